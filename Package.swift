@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "MockedNetworking",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "Endpoints", targets: ["Endpoints"]),
+        .library(name: "ContractModel", targets: ["ContractModel"]),
+        .library(name: "MockServer", targets: ["MockServer"]),
+        .executable(name: "mock-server", targets: ["mock-server"]),
+    ],
+    targets: [
+        .target(name: "Networking", swiftSettings: strict),
+        .target(name: "Endpoints", dependencies: ["Networking"], swiftSettings: strict),
+        .target(name: "ContractModel", swiftSettings: strict),
+        .target(name: "MockServer", dependencies: ["ContractModel"], swiftSettings: strict),
+        .executableTarget(name: "mock-server", dependencies: ["MockServer"], swiftSettings: strict),
+
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking"], swiftSettings: strict),
+        .testTarget(name: "EndpointsTests", dependencies: ["Endpoints", "Networking"], swiftSettings: strict),
+        .testTarget(name: "ContractModelTests", dependencies: ["ContractModel"], swiftSettings: strict),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "ContractModel"], swiftSettings: strict),
+        .testTarget(
+            name: "ContractTests",
+            dependencies: ["Endpoints", "Networking", "MockServer", "ContractModel", "mock-server"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

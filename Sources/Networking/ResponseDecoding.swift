@@ -1,0 +1,134 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A strategy that turns a 2xx body into the endpoint's response value.
+///
+/// Built-in strategies: `.json(_:decoder:)`, `.envelope(_:decoder:)`, `.envelopeWithoutData`,
+/// `.text` and `.empty`. A throw becomes ``NetworkResult/pathErr(_:)``.
+public protocol ResponseDecoding<Value>: Sendable {
+    associatedtype Value
+    func decode(_ body: Data, status: Int) throws -> Value
+}
+
+/// A raw JSON body decoded as `Value`.
+public struct JSONResponse<Value: Decodable>: ResponseDecoding {
+    private let decoder: JSONDecoderConfiguration
+
+    public init(_ type: Value.Type = Value.self, decoder: JSONDecoder = JSONDecoder()) {
+        self.decoder = JSONDecoderConfiguration(decoder)
+    }
+
+    public func decode(_ body: Data, status: Int) throws -> Value {
+        try decoder.makeDecoder().decode(Value.self, from: body)
+    }
+}
+
+/// The envelope a server wraps its payloads in: `{"status": 200, "responseMsg": "…", "data": …}`.
+public struct Envelope<Payload: Decodable>: Decodable {
+    public let status: Int?
+    public let responseMsg: String?
+    public let data: Payload?
+}
+
+/// Why an envelope could not give a payload.
+public enum EnvelopeError: Error, Equatable {
+    /// The envelope's `data` is missing or `null` where the endpoint promises a value.
+    case missingData
+}
+
+/// An enveloped JSON body whose `data` decodes as `Value`; a missing `data` is a decoding failure.
+public struct EnvelopeResponse<Value: Decodable>: ResponseDecoding {
+    private let decoder: JSONDecoderConfiguration
+
+    public init(_ type: Value.Type = Value.self, decoder: JSONDecoder = JSONDecoder()) {
+        self.decoder = JSONDecoderConfiguration(decoder)
+    }
+
+    public func decode(_ body: Data, status: Int) throws -> Value {
+        let envelope = try decoder.makeDecoder().decode(Envelope<Value>.self, from: body)
+        guard let data = envelope.data else { throw EnvelopeError.missingData }
+        return data
+    }
+}
+
+/// An enveloped JSON body that carries no payload the caller needs; only its shape is checked.
+public struct EnvelopeWithoutDataResponse: ResponseDecoding {
+    public init() {}
+
+    public func decode(_ body: Data, status: Int) throws {
+        _ = try JSONDecoder().decode(Envelope<IgnoredPayload>.self, from: body)
+    }
+
+    private struct IgnoredPayload: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+}
+
+/// A `text/plain` body as a `String`. An empty body or one that is not UTF-8 is a decoding failure.
+public struct TextResponse: ResponseDecoding {
+    public init() {}
+
+    public func decode(_ body: Data, status: Int) throws -> String {
+        guard !body.isEmpty, let text = String(data: body, encoding: .utf8) else {
+            throw TextDecodingError.notText(byteCount: body.count)
+        }
+        return text
+    }
+}
+
+/// Why a text body did not decode.
+public enum TextDecodingError: Error, Equatable {
+    case notText(byteCount: Int)
+}
+
+/// No response value: any 2xx succeeds, whatever its body.
+public struct EmptyResponse: ResponseDecoding {
+    public init() {}
+    public func decode(_ body: Data, status: Int) throws {}
+}
+
+extension ResponseDecoding {
+    /// A raw JSON body decoded as `type`.
+    public static func json<V: Decodable>(_ type: V.Type, decoder: JSONDecoder = JSONDecoder()) -> Self
+    where Self == JSONResponse<V> { JSONResponse(type, decoder: decoder) }
+
+    /// An enveloped body whose `data` decodes as `type`.
+    public static func envelope<V: Decodable>(_ type: V.Type, decoder: JSONDecoder = JSONDecoder()) -> Self
+    where Self == EnvelopeResponse<V> { EnvelopeResponse(type, decoder: decoder) }
+}
+
+extension ResponseDecoding where Self == EnvelopeWithoutDataResponse {
+    /// An enveloped body with no payload.
+    public static var envelopeWithoutData: Self { .init() }
+}
+
+extension ResponseDecoding where Self == TextResponse {
+    /// A non-empty UTF-8 text body.
+    public static var text: Self { .init() }
+}
+
+extension ResponseDecoding where Self == EmptyResponse {
+    /// No response value.
+    public static var empty: Self { .init() }
+}
+
+/// The settings of a `JSONDecoder`, captured as values so a decoding strategy stays `Sendable`.
+struct JSONDecoderConfiguration: @unchecked Sendable {
+    // @unchecked: the strategies' `.custom` cases hold non-Sendable closures; they are only read.
+    let keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy
+    let dateDecodingStrategy: JSONDecoder.DateDecodingStrategy
+
+    init(_ decoder: JSONDecoder) {
+        keyDecodingStrategy = decoder.keyDecodingStrategy
+        dateDecodingStrategy = decoder.dateDecodingStrategy
+    }
+
+    func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = keyDecodingStrategy
+        decoder.dateDecodingStrategy = dateDecodingStrategy
+        return decoder
+    }
+}
