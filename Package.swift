@@ -19,7 +19,8 @@ let package = Package(
         .target(name: "Networking", swiftSettings: strict),
         .target(name: "Endpoints", dependencies: ["Networking"], swiftSettings: strict),
         .target(name: "ContractModel", swiftSettings: strict),
-        .target(name: "MockServer", dependencies: ["ContractModel"], swiftSettings: strict),
+        .target(name: "CSystemShims"),
+        .target(name: "MockServer", dependencies: ["ContractModel", "CSystemShims"], swiftSettings: strict),
         .executableTarget(name: "mock-server", dependencies: ["MockServer"], swiftSettings: strict),
 
         .testTarget(name: "NetworkingTests", dependencies: ["Networking"], swiftSettings: strict),

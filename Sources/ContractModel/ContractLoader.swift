@@ -1,0 +1,149 @@
+/// Every contract of a folder, checked together with the fixtures they name.
+public struct ContractSet: Sendable {
+    public let contracts: [Contract]
+    public let fixturesDirectory: String
+
+    /// Every endpoint of every contract, in file order.
+    public var endpoints: [ContractEndpoint] { contracts.flatMap(\.endpoints) }
+}
+
+/// Loads and validates `Contracts/*.json` against a fixtures folder, up front: a bad contract stops
+/// the server at start with every problem named, never at request time.
+public enum ContractLoader {
+    /// Fixtures under a folder of this name may be invalid JSON on purpose.
+    public static let malformedFolder = "malformed"
+
+    /// - Parameters:
+    ///   - contractsDirectory: A folder of `*.json` contract files.
+    ///   - fixturesDirectory: The folder scenario `body` paths are relative to.
+    /// - Throws: ``ContractLoadError`` listing every problem found.
+    public static func load(contractsDirectory: String, fixturesDirectory: String) throws(ContractLoadError)
+        -> ContractSet
+    {
+        var problems: [ContractProblem] = []
+        var contracts: [Contract] = []
+        let files = contractFiles(in: contractsDirectory, problems: &problems)
+        if !isDirectory(fixturesDirectory) {
+            problems.append(ContractProblem(file: fixturesDirectory, path: "-", reason: "fixtures folder not found"))
+        }
+        for file in files {
+            guard let bytes = FileManager.default.contents(atPath: file) else {
+                problems.append(ContractProblem(file: file, path: "-", reason: "cannot be read"))
+                continue
+            }
+            let document: JSONValue
+            do {
+                document = try JSONValue.parse(bytes)
+            } catch {
+                problems.append(ContractProblem(file: file, path: "$", reason: "not valid JSON: \(describe(error))"))
+                continue
+            }
+            var parser = ContractParser(file: file)
+            let contract = parser.parse(document)
+            problems += parser.problems
+            if let contract { contracts.append(contract) }
+        }
+        problems += crossFileProblems(contracts)
+        if isDirectory(fixturesDirectory) {
+            problems += fixtureProblems(contracts, fixturesDirectory: fixturesDirectory)
+        }
+        guard problems.isEmpty else { throw ContractLoadError(problems: problems) }
+        return ContractSet(contracts: contracts, fixturesDirectory: fixturesDirectory)
+    }
+
+    private static func contractFiles(in directory: String, problems: inout [ContractProblem]) -> [String] {
+        guard isDirectory(directory),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
+        else {
+            problems.append(ContractProblem(file: directory, path: "-", reason: "contracts folder not found"))
+            return []
+        }
+        let files = names.filter { $0.hasSuffix(".json") }.sorted().map { directory + "/" + $0 }
+        if files.isEmpty {
+            problems.append(ContractProblem(file: directory, path: "-", reason: "holds no *.json contract"))
+        }
+        return files
+    }
+
+    /// Endpoint ids must be unique across files (the admin API addresses them), and no two endpoints
+    /// may claim the same method and path.
+    private static func crossFileProblems(_ contracts: [Contract]) -> [ContractProblem] {
+        var problems: [ContractProblem] = []
+        var ids: [String: String] = [:]
+        var routes: [String: String] = [:]
+        for contract in contracts {
+            for (index, endpoint) in contract.endpoints.enumerated() {
+                let path = "$.endpoints[\(index)]"
+                if let other = ids[endpoint.id], other != contract.file {
+                    problems.append(ContractProblem(file: contract.file, path: path + ".id",
+                                                    reason: "endpoint id \"\(endpoint.id)\" is also used in \(other)"))
+                }
+                ids[endpoint.id] = contract.file
+                let route = endpoint.method + " " + endpoint.path.shape
+                if let other = routes[route] {
+                    problems.append(ContractProblem(file: contract.file, path: path + ".path",
+                                                    reason: "\(route) is already served by endpoint \"\(other)\""))
+                }
+                routes[route] = endpoint.id
+            }
+        }
+        return problems
+    }
+
+    private static func fixtureProblems(_ contracts: [Contract], fixturesDirectory: String) -> [ContractProblem] {
+        var problems: [ContractProblem] = []
+        for contract in contracts {
+            for (endpointIndex, endpoint) in contract.endpoints.enumerated() {
+                for (scenarioIndex, scenario) in endpoint.scenarios.enumerated() {
+                    guard let body = scenario.body else { continue }
+                    let path = "$.endpoints[\(endpointIndex)].scenarios[\(scenarioIndex)].body"
+                    if let reason = fixtureProblem(body, fixturesDirectory: fixturesDirectory) {
+                        problems.append(ContractProblem(file: contract.file, path: path, reason: reason))
+                    }
+                }
+            }
+        }
+        return problems
+    }
+
+    private static func fixtureProblem(_ body: String, fixturesDirectory: String) -> String? {
+        if !FixturePath.placeholders(in: body).isEmpty {
+            // Per-id files are looked up per request (a missing one is a 404); only their folder must exist.
+            let folder = body.split(separator: "/").dropLast().joined(separator: "/")
+            return isDirectory(fixturesDirectory + "/" + folder) ? nil : "fixture folder \"\(folder)\" not found"
+        }
+        let full = fixturesDirectory + "/" + body
+        guard let bytes = FileManager.default.contents(atPath: full) else {
+            return "fixture \"\(body)\" not found in \(fixturesDirectory)"
+        }
+        let isMalformedOnPurpose = body.split(separator: "/").contains { $0 == Substring(malformedFolder) }
+        if body.hasSuffix(".json") && !isMalformedOnPurpose {
+            do {
+                _ = try JSONValue.parse(bytes)
+            } catch {
+                return "fixture \"\(body)\" is not valid JSON (\(describe(error))); "
+                    + "put deliberately broken fixtures under a \"\(malformedFolder)/\" folder"
+            }
+        }
+        return nil
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            return context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
+        }
+        return String(describing: error)
+    }
+}
+
+extension PathTemplate {
+    /// The template with parameter names erased, so `/a/{id}` and `/a/{key}` compare equal.
+    var shape: String {
+        "/" + segments.map { if case .literal(let text) = $0 { text } else { "{}" } }.joined(separator: "/")
+    }
+}

@@ -1,0 +1,28 @@
+/// One thing wrong with a contract or its fixtures: where, and why.
+public struct ContractProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The contract file.
+    public let file: String
+    /// A JSON path into the file, such as `$.endpoints[0].scenarios[2].status`.
+    public let path: String
+    public let reason: String
+
+    public init(file: String, path: String, reason: String) {
+        self.file = file
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(file): \(path): \(reason)" }
+}
+
+/// Contracts that cannot be served, with every problem found.
+public struct ContractLoadError: Error, CustomStringConvertible {
+    public let problems: [ContractProblem]
+
+    public init(problems: [ContractProblem]) { self.problems = problems }
+
+    public var description: String {
+        "\(problems.count) contract problem\(problems.count == 1 ? "" : "s"):\n"
+            + problems.map { "  " + $0.description }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,77 @@
+/// A parsed HTTP/1.x request. Produced by ``HTTPRequestParser``; knows nothing of sockets.
+struct HTTPRequest: Sendable {
+    var method: String
+    /// The request target exactly as sent (origin-form, absolute-form or `*`).
+    var target: String
+    /// The path of the target (percent-encoded, without the query).
+    var path: Substring
+    /// The query of the target, without `?`, or `nil`.
+    var query: Substring?
+    var version: HTTPVersion
+    var headers: HTTPHeaders
+    var body: [UInt8]
+
+    /// Whether the connection stays open after the response (RFC 9112 §9.3).
+    var keepAlive: Bool {
+        let tokens = headers.tokens("connection")
+        if tokens.contains("close") { return false }
+        return version == .http11 || tokens.contains("keep-alive")
+    }
+}
+
+/// The protocol version of a request.
+struct HTTPVersion: Equatable, Sendable {
+    let minor: UInt8
+    static let http10 = HTTPVersion(minor: 0)
+    static let http11 = HTTPVersion(minor: 1)
+}
+
+/// Header fields in arrival order, looked up case-insensitively.
+struct HTTPHeaders: Sendable, Sequence {
+    private(set) var fields: [(name: String, value: String)] = []
+
+    mutating func append(name: String, value: String) {
+        fields.append((name, value))
+    }
+
+    /// The first value of `name`.
+    subscript(name: String) -> String? {
+        fields.first { Self.equal($0.name, name) }?.value
+    }
+
+    /// Every value of `name`, in order.
+    func values(_ name: String) -> [String] {
+        fields.filter { Self.equal($0.name, name) }.map(\.value)
+    }
+
+    /// The comma-separated tokens of every `name` field, lower-cased.
+    func tokens(_ name: String) -> [String] {
+        values(name).flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingSpaces().lowercased() }
+    }
+
+    func contains(_ name: String) -> Bool { self[name] != nil }
+
+    var count: Int { fields.count }
+
+    func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+
+    /// ASCII case-insensitive comparison without allocating.
+    static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(self[start...end])
+    }
+}

@@ -1,0 +1,189 @@
+/// An incremental HTTP/1.x request parser (RFC 9112): bytes in, a request, "need more" or an error out.
+///
+/// Pure: no sockets, no clocks. The caller passes the unconsumed bytes starting at the current
+/// request each time more arrive; the parser remembers how far it has scanned, so a request that
+/// trickles in byte by byte is still scanned once.
+struct HTTPRequestParser: Sendable {
+    enum Outcome {
+        /// A whole request; `consumed` bytes of the buffer belong to it.
+        case request(HTTPRequest, consumed: Int)
+        case needMore
+        case failure(HTTPParseError)
+    }
+
+    private enum State: Sendable {
+        case head(scanned: Int)
+        case fixedBody(HTTPRequest, headLength: Int, length: Int)
+        case chunkedBody(HTTPRequest, headLength: Int, decoded: Int, decoder: ChunkedDecoder)
+    }
+
+    let limits: HTTPLimits
+    private var state = State.head(scanned: 0)
+
+    init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
+
+    /// Whether the head of the current request has been read and its body is still awaited.
+    var isReadingBody: Bool {
+        if case .head = state { return false }
+        return true
+    }
+
+    /// Whether the current request asked for `100 Continue` before sending its body.
+    var awaitsContinue: Bool {
+        switch state {
+        case .head: false
+        case .fixedBody(let request, _, _), .chunkedBody(let request, _, _, _):
+            request.version == .http11 && request.headers.tokens("expect").contains("100-continue")
+        }
+    }
+
+    /// Parses from the start of `buffer`, which begins at the current request.
+    mutating func parse(_ buffer: UnsafeRawBufferPointer) -> Outcome {
+        do {
+            return try step(buffer)
+        } catch {
+            state = .head(scanned: 0)
+            return .failure(error)
+        }
+    }
+
+    /// Parses a complete request from a byte array; for tests and the fuzzer.
+    static func parseAll(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits()) -> Outcome {
+        var parser = HTTPRequestParser(limits: limits)
+        return bytes.withUnsafeBytes { parser.parse($0) }
+    }
+
+    private mutating func step(_ buffer: UnsafeRawBufferPointer) throws(HTTPParseError) -> Outcome {
+        switch state {
+        case .head(let scanned):
+            guard let (request, headLength) = try parseHead(buffer, scanned: scanned) else { return .needMore }
+            return try startBody(request, headLength: headLength, buffer: buffer)
+        case .fixedBody(var request, let headLength, let length):
+            guard buffer.count >= headLength + length else { return .needMore }
+            request.body = Array(UnsafeRawBufferPointer(rebasing: buffer[headLength..<headLength + length]))
+            state = .head(scanned: 0)
+            return .request(request, consumed: headLength + length)
+        case .chunkedBody(let request, let headLength, let decoded, var decoder):
+            return try continueChunked(request, headLength: headLength, decoded: decoded, decoder: &decoder,
+                                       buffer: buffer)
+        }
+    }
+
+    // MARK: - Head
+
+    /// Finds the end of the header section and parses it; `nil` when it has not all arrived.
+    private mutating func parseHead(_ buffer: UnsafeRawBufferPointer, scanned: Int) throws(HTTPParseError)
+        -> (HTTPRequest, Int)?
+    {
+        // RFC 9112 §2.2: ignore empty lines before the request line.
+        var start = 0
+        while start + 1 < buffer.count && buffer[start] == 13 && buffer[start + 1] == 10 { start += 2 }
+        guard let end = Self.find(headerEndIn: buffer, from: max(start, scanned - 3)) else {
+            try checkIncompleteHead(buffer, from: start)
+            state = .head(scanned: buffer.count)
+            return nil
+        }
+        let head = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
+        return (try HeadParser(bytes: head, limits: limits).parse(), end + 4)
+    }
+
+    private func checkIncompleteHead(_ buffer: UnsafeRawBufferPointer, from start: Int) throws(HTTPParseError) {
+        let lineEnd = (start..<buffer.count).first { buffer[$0] == 10 }
+        if lineEnd == nil && buffer.count - start > limits.requestLineBytes {
+            throw HTTPParseError(.uriTooLong, "request line exceeds \(limits.requestLineBytes) bytes")
+        }
+        if buffer.count - start > limits.requestLineBytes + limits.headerBytes {
+            throw HTTPParseError(.headerFieldsTooLarge, "header section exceeds \(limits.headerBytes) bytes")
+        }
+    }
+
+    private static func find(headerEndIn buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        var index = max(0, start)
+        while index + 3 < buffer.count {
+            if buffer[index + 3] != 10 {
+                index += buffer[index + 3] == 13 ? 1 : 4
+                continue
+            }
+            if buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    // MARK: - Body
+
+    private mutating func startBody(_ request: HTTPRequest, headLength: Int, buffer: UnsafeRawBufferPointer)
+        throws(HTTPParseError) -> Outcome
+    {
+        switch try Self.framing(of: request, limits: limits) {
+        case .none:
+            state = .head(scanned: 0)
+            return .request(request, consumed: headLength)
+        case .length(let length):
+            state = .fixedBody(request, headLength: headLength, length: length)
+        case .chunked:
+            state = .chunkedBody(request, headLength: headLength, decoded: 0, decoder: ChunkedDecoder(limits: limits))
+        }
+        return try step(buffer)
+    }
+
+    private mutating func continueChunked(
+        _ request: HTTPRequest,
+        headLength: Int,
+        decoded: Int,
+        decoder: inout ChunkedDecoder,
+        buffer: UnsafeRawBufferPointer
+    ) throws(HTTPParseError) -> Outcome {
+        let from = headLength + decoded
+        let (consumed, done) = try decoder.consume(UnsafeRawBufferPointer(rebasing: buffer[from...]))
+        guard done else {
+            state = .chunkedBody(request, headLength: headLength, decoded: decoded + consumed, decoder: decoder)
+            return .needMore
+        }
+        var request = request
+        request.body = decoder.body
+        state = .head(scanned: 0)
+        return .request(request, consumed: from + consumed)
+    }
+
+    private enum Framing { case none, length(Int), chunked }
+
+    /// RFC 9112 §6.3, strictly: Transfer-Encoding together with Content-Length is rejected rather than
+    /// resolved, since a proxy in front might have framed it the other way (request smuggling).
+    private static func framing(of request: HTTPRequest, limits: HTTPLimits) throws(HTTPParseError) -> Framing {
+        let transferCodings = request.headers.tokens("transfer-encoding")
+        let lengths = request.headers.values("content-length")
+        if request.headers.contains("transfer-encoding") {
+            guard lengths.isEmpty else { throw .bad("both Transfer-Encoding and Content-Length are present") }
+            guard request.version == .http11 else { throw .bad("Transfer-Encoding is not allowed in HTTP/1.0") }
+            guard transferCodings.last == "chunked" else {
+                throw transferCodings.contains("chunked")
+                    ? .bad("chunked must be the final transfer coding")
+                    : HTTPParseError(.notImplemented, "transfer coding \(transferCodings.joined(separator: ", ")) is not supported")
+            }
+            guard transferCodings.count == 1 else {
+                throw HTTPParseError(.notImplemented, "only the chunked transfer coding is supported")
+            }
+            return .chunked
+        }
+        guard !lengths.isEmpty else { return .none }
+        var length: Int?
+        for value in lengths.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            let text = value.trimmingSpaces()
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+                throw .bad("Content-Length \"\(value)\" is not a number")
+            }
+            guard text.utf8.count <= 12, let parsed = Int(text) else {
+                throw HTTPParseError(.contentTooLarge, "body exceeds \(limits.bodyBytes) bytes")
+            }
+            guard length == nil || length == parsed else { throw .bad("conflicting Content-Length values") }
+            length = parsed
+        }
+        guard let length else { return .none }
+        guard length <= limits.bodyBytes else {
+            throw HTTPParseError(.contentTooLarge, "body of \(length) bytes exceeds \(limits.bodyBytes)")
+        }
+        return length == 0 ? .none : .length(length)
+    }
+}

@@ -1,0 +1,41 @@
+/// One line per request on standard output: text for people, JSON lines for tools, or nothing.
+public struct AccessLog: Sendable {
+    /// How requests are logged.
+    public enum Format: String, Sendable, CaseIterable {
+        case text, json, off
+    }
+
+    public let format: Format
+
+    public init(format: Format) { self.format = format }
+
+    struct Line: Encodable {
+        let time: String
+        let method: String
+        let target: String
+        let status: Int?
+        let fault: String?
+        let scenario: String?
+        let bytes: Int
+        let durationMs: Double
+    }
+
+    func write(method: String, target: String, status: Int?, fault: String?, scenario: String?, bytes: Int,
+               durationNanoseconds: UInt64) {
+        guard format != .off else { return }
+        let (seconds, milliseconds) = System.wallClock()
+        let time = HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds)
+        let durationMs = Double(durationNanoseconds / 1_000) / 1_000
+        switch format {
+        case .text:
+            let outcome = status.map(String.init) ?? fault ?? "-"
+            System.writeLine("\(time) \(method) \(target) \(outcome) \(scenario ?? "-") \(bytes)B \(durationMs)ms")
+        case .json:
+            let line = Line(time: time, method: method, target: target, status: status, fault: fault,
+                            scenario: scenario, bytes: bytes, durationMs: durationMs)
+            System.writeLine(String(decoding: ServerJSON.encode(line), as: UTF8.self))
+        case .off:
+            break
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import ContractModel
+
+/// The admin API under `/__mock/`: contracts and scenarios, the active scenario per endpoint, and the
+/// request journal. JSON in and out; its own requests are not journaled.
+struct AdminAPI: Sendable {
+    static let prefix = "__mock"
+
+    let contracts: ContractSet
+    let scenarios: ScenarioStore
+    let journal: Journal
+
+    func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
+        let method = request.method == "HEAD" ? "GET" : request.method
+        let route = segments.joined(separator: "/")
+        let endpointID = segments.count == 2 && segments[0] == "scenarios" ? segments[1] : ""
+        switch (method, route) {
+        case ("GET", "health"):
+            return json(.ok, Health(status: "ok", endpoints: contracts.endpoints.count))
+        case ("GET", "contracts"):
+            return json(.ok, listing())
+        case ("PUT", _) where !endpointID.isEmpty:
+            return setScenario(endpointID, body: request.body)
+        case ("DELETE", _) where !endpointID.isEmpty:
+            guard scenarios.reset(endpointID: endpointID) else { return unknownEndpoint(endpointID) }
+            return json(.ok, listing().flatMap(\.endpoints).first { $0.id == endpointID })
+        case ("DELETE", "scenarios"):
+            scenarios.resetAll()
+            return json(.ok, listing())
+        case ("GET", "journal"):
+            var entries = journal.entries()
+            let query = PercentDecoding.queryItems(request.query) ?? []
+            if let endpoint = query.first(where: { $0.name == "endpoint" })?.value {
+                entries = entries.filter { $0.endpoint == endpoint }
+            }
+            if let limit = query.first(where: { $0.name == "limit" }).flatMap({ Int($0.value) }), limit >= 0 {
+                entries = Array(entries.suffix(limit))
+            }
+            return json(.ok, entries)
+        case ("DELETE", "journal"):
+            journal.clear()
+            return .respond(HTTPResponse(status: .noContent))
+        default:
+            return routeError(method: method, segments: segments)
+        }
+    }
+
+    private struct Health: Encodable {
+        let status: String
+        let endpoints: Int
+    }
+
+    struct EndpointListing: Encodable {
+        let id: String
+        let method: String
+        let path: String
+        let scenarios: [String]
+        let active: String
+    }
+
+    struct DomainListing: Encodable {
+        let domain: String
+        let file: String
+        let endpoints: [EndpointListing]
+    }
+
+    private func listing() -> [DomainListing] {
+        contracts.contracts.map { contract in
+            DomainListing(domain: contract.domain, file: contract.file, endpoints: contract.endpoints.map { endpoint in
+                EndpointListing(id: endpoint.id, method: endpoint.method, path: endpoint.path.description,
+                                scenarios: endpoint.scenarios.map(\.name),
+                                active: scenarios.active(for: endpoint).name)
+            })
+        }
+    }
+
+    private struct ScenarioChoice: Decodable {
+        let scenario: String
+    }
+
+    private func setScenario(_ id: String, body: [UInt8]) -> Reply {
+        guard let choice = try? JSONDecoder().decode(ScenarioChoice.self, from: Data(body)) else {
+            return .respond(ServerJSON.error(.badRequest, #"expected a JSON body {"scenario": "<name>"}"#))
+        }
+        do {
+            try scenarios.set(endpointID: id, scenario: choice.scenario)
+        } catch {
+            switch error {
+            case .unknownEndpoint:
+                return unknownEndpoint(id)
+            case .unknownScenario(let valid):
+                return .respond(ServerJSON.error(.badRequest, "unknown scenario \"\(choice.scenario)\" for \(id); "
+                                                     + "valid: " + valid.joined(separator: ", "), validScenarios: valid))
+            }
+        }
+        return json(.ok, listing().flatMap(\.endpoints).first { $0.id == id })
+    }
+
+    private func unknownEndpoint(_ id: String) -> Reply {
+        .respond(ServerJSON.error(.notFound, "no endpoint has the id \"\(id)\"; GET /__mock/contracts lists them"))
+    }
+
+    private func routeError(method: String, segments: [String]) -> Reply {
+        let known: [[String]: String] = [["health"]: "GET", ["contracts"]: "GET", ["journal"]: "GET, DELETE",
+                                         ["scenarios"]: "DELETE"]
+        let allow = segments.count == 2 && segments[0] == "scenarios" ? "PUT, DELETE" : known[segments]
+        if let allow {
+            return .respond(ServerJSON.error(.methodNotAllowed, "/__mock/\(segments.joined(separator: "/")) "
+                                                 + "does not accept \(method)", headers: [("Allow", allow)]))
+        }
+        return .respond(ServerJSON.error(.notFound, "unknown admin route; available: GET /__mock/health, "
+            + "GET /__mock/contracts, PUT|DELETE /__mock/scenarios/{id}, DELETE /__mock/scenarios, "
+            + "GET|DELETE /__mock/journal"))
+    }
+
+    private func json(_ status: HTTPStatus, _ value: some Encodable) -> Reply {
+        .respond(.json(status, ServerJSON.encode(value)))
+    }
+}

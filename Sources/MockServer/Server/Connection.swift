@@ -1,0 +1,127 @@
+/// The state of one client connection, owned by one event loop thread. Only this type touches both
+/// the socket's bytes and the parser.
+final class Connection {
+    enum Phase {
+        /// Reading requests and writing responses.
+        case active
+        /// Waiting for a `delayMs` to pass before carrying out `reply`.
+        case delayed(Reply, HTTPRequest, started: UInt64)
+        /// Holding the connection open without answering (`no_response`).
+        case holding
+        /// Response sent and FIN queued; waiting for the peer's FIN before closing, so a response is
+        /// never cut short by a reset caused by unread pipelined bytes.
+        case lingering(deadline: UInt64)
+    }
+
+    let fd: Int32
+    var phase = Phase.active
+    var parser: HTTPRequestParser
+    /// Bytes read; `inbound[readIndex..<inboundCount]` are not yet consumed by a request.
+    var inbound: [UInt8]
+    var inboundCount = 0
+    var readIndex = 0
+    /// Queued output: whole buffers, the first of which is written from `outboundOffset`.
+    var outbound: [[UInt8]] = []
+    var outboundOffset = 0
+    var outboundBytes = 0
+    var closeAfterFlush = false
+    var continueSent = false
+    /// When the current request's first byte arrived (for the header and body timeouts), or `nil`.
+    var requestStarted: UInt64?
+    var lastActivity: UInt64
+    /// Invalidates timers of a phase the connection has left.
+    var timerToken: UInt64 = 0
+
+    init(fd: Int32, limits: HTTPLimits, now: UInt64) {
+        self.fd = fd
+        self.parser = HTTPRequestParser(limits: limits)
+        self.inbound = [UInt8](repeating: 0, count: 16 * 1024)
+        self.lastActivity = now
+    }
+
+    var hasUnconsumedInput: Bool { readIndex < inboundCount }
+
+    /// Whether the connection is between requests with nothing pending: safe to close at shutdown.
+    var isIdle: Bool {
+        if case .active = phase { return !hasUnconsumedInput && outbound.isEmpty && !parser.isReadingBody }
+        return false
+    }
+
+    /// Makes room for at least `minimum` more bytes, moving unconsumed bytes to the front first.
+    func reserveInbound(_ minimum: Int) {
+        if readIndex > 0 && inbound.count - inboundCount < minimum {
+            let remaining = inboundCount - readIndex
+            if remaining > 0 {
+                inbound.withUnsafeMutableBytes { bytes in
+                    guard let base = bytes.baseAddress else { return }
+                    base.copyMemory(from: base + readIndex, byteCount: remaining)
+                }
+            }
+            inboundCount = remaining
+            readIndex = 0
+        }
+        if inbound.count - inboundCount < minimum {
+            inbound.append(contentsOf: repeatElement(0, count: max(minimum, inbound.count)))
+        }
+    }
+
+    /// Drops consumed bytes once everything read has been consumed.
+    func resetInboundIfDrained() {
+        if readIndex == inboundCount {
+            readIndex = 0
+            inboundCount = 0
+            if inbound.count > 64 * 1024 { inbound = [UInt8](repeating: 0, count: 16 * 1024) }
+        }
+    }
+
+    func enqueue(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        outbound.append(bytes)
+        outboundBytes += bytes.count
+    }
+
+    /// Writes as much queued output as the socket takes. Returns `false` when the peer is gone.
+    func flush() -> Bool {
+        while !outbound.isEmpty {
+            let result = writeQueued()
+            switch result {
+            case .bytes(let count):
+                consumeOutbound(count)
+            case .wouldBlock:
+                return true
+            case .closed:
+                return false
+            }
+        }
+        return true
+    }
+
+    private func writeQueued() -> System.IOResult {
+        // Gather up to 16 buffers into one writev; pointers stay valid for the duration of the closure.
+        let batch = outbound.prefix(16)
+        func gather(_ index: Int, _ pointers: [UnsafeRawBufferPointer]) -> System.IOResult {
+            guard index < batch.count else { return System.write(fd, pointers) }
+            return batch[batch.startIndex + index].withUnsafeBytes { bytes in
+                let slice = index == 0 ? UnsafeRawBufferPointer(rebasing: bytes[outboundOffset...]) : bytes
+                return gather(index + 1, pointers + [slice])
+            }
+        }
+        return gather(0, [])
+    }
+
+    private func consumeOutbound(_ count: Int) {
+        var remaining = count
+        outboundBytes -= count
+        while remaining > 0, let first = outbound.first {
+            let available = first.count - outboundOffset
+            if remaining >= available {
+                remaining -= available
+                outbound.removeFirst()
+                outboundOffset = 0
+            } else {
+                outboundOffset += remaining
+                remaining = 0
+            }
+        }
+    }
+}

@@ -1,0 +1,387 @@
+import ContractModel
+
+/// One thread's readiness loop: accepts from the shared listener, reads, parses, answers and times
+/// out its own connections. Nothing here blocks; a slow client only ever waits on its own socket.
+final class EventLoop: @unchecked Sendable {
+    // @unchecked: after `run()` starts, every stored property except `stopRequested` is used only on
+    // the loop's own thread; `stopRequested` is a `Locked` value and the wake pipe is a file descriptor.
+
+    struct Settings: Sendable {
+        var limits = HTTPLimits()
+        var headerTimeout: UInt64 = 10_000_000_000
+        var bodyTimeout: UInt64 = 30_000_000_000
+        var idleTimeout: UInt64 = 60_000_000_000
+        var writeTimeout: UInt64 = 30_000_000_000
+        var shutdownGrace: UInt64 = 5_000_000_000
+        /// Output queued beyond this pauses the reading of further pipelined requests.
+        var maxQueuedOutput = 4 * 1024 * 1024
+    }
+
+    private let poller: Poller
+    private let listener: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let handler: RequestHandler
+    private let log: AccessLog
+    private let settings: Settings
+    private let stopRequested = Locked(false)
+
+    private var connections: [Int32: Connection] = [:]
+    private var timers = TimerQueue()
+    private var events: [ReadinessEvent] = []
+    private var date = HTTPDate()
+    private var nextSweep: UInt64 = 0
+    private var stopping = false
+    private var stopDeadline: UInt64 = 0
+    /// A spare descriptor, given up to accept-and-close a connection when the process is out of them.
+    private var reserveFD: Int32 = -1
+
+    init(listener: Int32, handler: RequestHandler, log: AccessLog, settings: Settings) throws(SocketError) {
+        self.poller = try Poller()
+        self.listener = listener
+        (wakeRead, wakeWrite) = try System.makeWakePipe()
+        self.handler = handler
+        self.log = log
+        self.settings = settings
+        try poller.add(listener, .read, exclusive: true)
+        try poller.add(wakeRead, .read)
+        reserveFD = System.openReserve()
+    }
+
+    /// Asks the loop to stop accepting, finish in-flight responses and return from `run()`.
+    func requestStop() {
+        stopRequested.withValue { $0 = true }
+        System.wake(wakeWrite)
+    }
+
+    func run() {
+        while true {
+            let now = System.monotonicNanoseconds()
+            if stopping && (connections.isEmpty || now >= stopDeadline) { break }
+            poller.wait(timeoutMilliseconds: waitTimeout(now: now), into: &events)
+            for event in events {
+                if event.fd == listener {
+                    acceptAll()
+                } else if event.fd == wakeRead {
+                    System.drain(wakeRead)
+                    if stopRequested.current && !stopping { beginStop() }
+                } else if let connection = connections[event.fd] {
+                    service(connection, event)
+                }
+            }
+            let after = System.monotonicNanoseconds()
+            for timer in timers.popDue(now: after) { fire(timer) }
+            if after >= nextSweep {
+                sweep(now: after)
+                nextSweep = after + 250_000_000
+            }
+        }
+        for connection in Array(connections.values) { close(connection) }
+        System.close(wakeRead)
+        System.close(wakeWrite)
+        if reserveFD >= 0 { System.close(reserveFD) }
+    }
+
+    private func waitTimeout(now: UInt64) -> Int32 {
+        var deadline = nextSweep
+        if let next = timers.nextDeadline { deadline = min(deadline, next) }
+        guard deadline > now else { return 0 }
+        return Int32(min((deadline - now + 999_999) / 1_000_000, 1_000))
+    }
+
+    // MARK: - Accepting
+
+    private func acceptAll() {
+        guard !stopping else { return }
+        for _ in 0..<64 {
+            switch System.accept(listener) {
+            case .accepted(let fd):
+                do {
+                    try poller.add(fd, .read)
+                    connections[fd] = Connection(fd: fd, limits: settings.limits, now: System.monotonicNanoseconds())
+                } catch {
+                    System.close(fd)
+                }
+            case .wouldBlock:
+                return
+            case .exhausted:
+                shedOneConnection()
+                return
+            case .failed:
+                return
+            }
+        }
+    }
+
+    /// Out of descriptors: accept the pending connection on the reserve descriptor's slot and close it
+    /// at once, so the level-triggered listener does not spin and the client sees a clean close.
+    private func shedOneConnection() {
+        guard reserveFD >= 0 else { return }
+        System.close(reserveFD)
+        if case .accepted(let fd) = System.accept(listener) { System.close(fd) }
+        reserveFD = System.openReserve()
+    }
+
+    // MARK: - Reading and writing
+
+    private func service(_ connection: Connection, _ event: ReadinessEvent) {
+        if event.writable || (event.failed && !connection.outbound.isEmpty) {
+            guard connection.flush() else { return close(connection) }
+            afterFlush(connection)
+            guard connections[connection.fd] === connection else { return }
+        }
+        if event.readable || event.failed {
+            readAvailable(connection)
+        }
+    }
+
+    private func readAvailable(_ connection: Connection) {
+        switch connection.phase {
+        case .delayed, .holding:
+            // Paused: a hang-up or error is the only event delivered; the peer gave up.
+            return close(connection)
+        case .lingering:
+            return discardUntilClosed(connection)
+        case .active:
+            break
+        }
+        while true {
+            connection.reserveInbound(4096)
+            let start = connection.inboundCount
+            let result = connection.inbound.withUnsafeMutableBytes {
+                System.read(connection.fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+            }
+            switch result {
+            case .bytes(let count):
+                let now = System.monotonicNanoseconds()
+                if connection.requestStarted == nil { connection.requestStarted = now }
+                connection.inboundCount += count
+                connection.lastActivity = now
+                if count < connection.inbound.count - start { return process(connection) }
+                process(connection)
+                guard connections[connection.fd] === connection, case .active = connection.phase else { return }
+            case .wouldBlock:
+                return
+            case .closed:
+                // The peer half-closed: finish writing what is queued, then close.
+                guard !connection.outbound.isEmpty else { return close(connection) }
+                connection.closeAfterFlush = true
+                poller.modify(connection.fd, .write)
+                return
+            }
+        }
+    }
+
+    /// Parses and answers every complete request in the buffer, in order, until one must wait.
+    private func process(_ connection: Connection) {
+        while case .active = connection.phase, !connection.closeAfterFlush,
+              connection.outboundBytes <= settings.maxQueuedOutput
+        {
+            let outcome = connection.inbound.withUnsafeBytes {
+                connection.parser.parse(UnsafeRawBufferPointer(rebasing: $0[connection.readIndex..<connection.inboundCount]))
+            }
+            switch outcome {
+            case .needMore:
+                if connection.parser.awaitsContinue && !connection.continueSent {
+                    connection.continueSent = true
+                    connection.enqueue(HTTPResponseEncoder.continueHead)
+                    write(connection)
+                }
+                if !connection.hasUnconsumedInput { connection.requestStarted = nil }
+                connection.resetInboundIfDrained()
+                return
+            case .failure(let error):
+                let reply = Reply(action: .respond(ServerJSON.error(error.status, error.reason)), closeAfter: true)
+                let request = HTTPRequest(method: "-", target: "-", path: "", query: nil, version: .http11,
+                                          headers: HTTPHeaders(), body: [])
+                connection.readIndex = connection.inboundCount
+                perform(reply, for: request, on: connection, started: connection.requestStarted)
+                return
+            case .request(let request, let consumed):
+                let started = connection.requestStarted ?? System.monotonicNanoseconds()
+                connection.readIndex += consumed
+                connection.continueSent = false
+                connection.requestStarted = connection.hasUnconsumedInput ? System.monotonicNanoseconds() : nil
+                let reply = handler.handle(request)
+                if reply.delayMs > 0 {
+                    connection.phase = .delayed(reply, request, started: started)
+                    poller.modify(connection.fd, .none)
+                    schedule(connection, afterMilliseconds: reply.delayMs)
+                    return
+                }
+                perform(reply, for: request, on: connection, started: started)
+                guard connections[connection.fd] === connection else { return }
+            }
+        }
+        connection.resetInboundIfDrained()
+    }
+
+    private func schedule(_ connection: Connection, afterMilliseconds milliseconds: Int) {
+        connection.timerToken &+= 1
+        timers.schedule(.init(deadline: System.monotonicNanoseconds() + UInt64(milliseconds) * 1_000_000,
+                              fd: connection.fd, token: connection.timerToken))
+    }
+
+    private func fire(_ timer: TimerQueue.Timer) {
+        guard let connection = connections[timer.fd], connection.timerToken == timer.token else { return }
+        switch connection.phase {
+        case .delayed(let reply, let request, let started):
+            connection.phase = .active
+            poller.modify(connection.fd, connection.outbound.isEmpty ? .read : .readWrite)
+            perform(reply, for: request, on: connection, started: started)
+            if connections[connection.fd] === connection, case .active = connection.phase { process(connection) }
+        case .holding:
+            close(connection)
+        case .active, .lingering:
+            break
+        }
+    }
+
+    // MARK: - Carrying out replies
+
+    private func perform(_ reply: Reply, for request: HTTPRequest, on connection: Connection, started: UInt64?) {
+        if let entry = reply.entry { handler.journal.append(entry) }
+        var sent = 0
+        switch reply.action {
+        case .respond(let response):
+            let keepAlive = request.keepAlive && !reply.closeAfter && !stopping
+            let omitBody = request.method == "HEAD" || response.status.code == 204 || response.status.code == 304
+            let head = HTTPResponseEncoder.head(response, contentLength: response.body.count, keepAlive: keepAlive,
+                                                date: date.current())
+            connection.enqueue(head)
+            if !omitBody { connection.enqueue(response.body) }
+            sent = head.count + (omitBody ? 0 : response.body.count)
+            if !keepAlive { connection.closeAfterFlush = true }
+        case .fault(let fault, let body, let contentType):
+            sent = startFault(fault, body: body, contentType: contentType, holdMs: reply.holdMs, on: connection)
+        }
+        log.write(method: request.method, target: request.target, status: reply.status,
+                  fault: reply.entry?.fault, scenario: reply.scenario, bytes: sent,
+                  durationNanoseconds: started.map { System.monotonicNanoseconds() - $0 } ?? 0)
+        if connections[connection.fd] === connection, case .active = connection.phase { write(connection) }
+    }
+
+    /// Starts a fault; returns the bytes it sends.
+    private func startFault(_ fault: Fault, body: [UInt8], contentType: String, holdMs: Int,
+                            on connection: Connection) -> Int {
+        switch fault {
+        case .connectionReset:
+            remove(connection)
+            System.abort(connection.fd)
+            return 0
+        case .emptyResponse:
+            connection.closeAfterFlush = true
+            return 0
+        case .malformedResponse:
+            let garbage = Array("HELLO GARBAGE \u{1}\u{2}\r\nthis is not HTTP\r\n\r\n".utf8)
+            connection.enqueue(garbage)
+            connection.closeAfterFlush = true
+            return garbage.count
+        case .truncatedBody:
+            let announced = max(body.count, 64) * 2
+            let response = HTTPResponse(status: .ok, headers: [("Content-Type", contentType)])
+            let head = HTTPResponseEncoder.head(response, contentLength: announced, keepAlive: true,
+                                                date: date.current())
+            let part = Array(body.prefix(body.count / 2))
+            connection.enqueue(head)
+            connection.enqueue(part)
+            connection.closeAfterFlush = true
+            return head.count + part.count
+        case .noResponse:
+            connection.phase = .holding
+            poller.modify(connection.fd, .none)
+            schedule(connection, afterMilliseconds: holdMs)
+            return 0
+        }
+    }
+
+    private func write(_ connection: Connection) {
+        guard connection.flush() else { return close(connection) }
+        afterFlush(connection)
+    }
+
+    private func afterFlush(_ connection: Connection) {
+        if !connection.outbound.isEmpty {
+            poller.modify(connection.fd, .readWrite)
+            return
+        }
+        if connection.closeAfterFlush {
+            if case .lingering = connection.phase { return }
+            System.shutdownWrite(connection.fd)
+            connection.phase = .lingering(deadline: System.monotonicNanoseconds() + 2_000_000_000)
+            poller.modify(connection.fd, .read)
+            return
+        }
+        poller.modify(connection.fd, .read)
+        if case .active = connection.phase, connection.hasUnconsumedInput { process(connection) }
+    }
+
+    private func discardUntilClosed(_ connection: Connection) {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let result = scratch.withUnsafeMutableBytes { System.read(connection.fd, into: $0) }
+            switch result {
+            case .bytes: continue
+            case .wouldBlock: return
+            case .closed: return close(connection)
+            }
+        }
+    }
+
+    // MARK: - Timeouts and shutdown
+
+    private func sweep(now: UInt64) {
+        for connection in Array(connections.values) {
+            switch connection.phase {
+            case .lingering(let deadline):
+                if now >= deadline { close(connection) }
+            case .delayed, .holding:
+                continue
+            case .active:
+                if !connection.outbound.isEmpty {
+                    if now - connection.lastActivity > settings.writeTimeout { close(connection) }
+                } else if let started = connection.requestStarted {
+                    let limit = connection.parser.isReadingBody ? settings.bodyTimeout : settings.headerTimeout
+                    if now - started > limit { timeOut(connection) }
+                } else if now - connection.lastActivity > settings.idleTimeout || stopping {
+                    close(connection)
+                }
+            }
+        }
+    }
+
+    /// Answers 408 to a request that did not arrive in time, then closes.
+    private func timeOut(_ connection: Connection) {
+        let reply = Reply(action: .respond(ServerJSON.error(.requestTimeout, "the request did not arrive in time")),
+                          closeAfter: true)
+        let request = HTTPRequest(method: "-", target: "-", path: "", query: nil, version: .http11,
+                                  headers: HTTPHeaders(), body: [])
+        connection.readIndex = connection.inboundCount
+        connection.requestStarted = nil
+        perform(reply, for: request, on: connection, started: nil)
+    }
+
+    private func beginStop() {
+        stopping = true
+        stopDeadline = System.monotonicNanoseconds() + settings.shutdownGrace
+        poller.remove(listener)
+        for connection in Array(connections.values) {
+            if case .holding = connection.phase {
+                close(connection)
+            } else if connection.isIdle {
+                close(connection)
+            }
+        }
+    }
+
+    private func remove(_ connection: Connection) {
+        poller.remove(connection.fd)
+        connections[connection.fd] = nil
+    }
+
+    private func close(_ connection: Connection) {
+        guard connections[connection.fd] === connection else { return }
+        remove(connection)
+        System.close(connection.fd)
+    }
+}

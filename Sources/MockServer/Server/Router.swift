@@ -1,0 +1,82 @@
+import ContractModel
+
+/// Finds the contract endpoint of a request by method and path template.
+struct Router: Sendable {
+    enum Match {
+        case endpoint(ContractEndpoint, parameters: [String: String])
+        /// The path exists, but not for this method; `allow` lists the methods that do.
+        case methodNotAllowed(allow: [String])
+        case notFound
+    }
+
+    private let endpoints: [ContractEndpoint]
+
+    init(endpoints: [ContractEndpoint]) { self.endpoints = endpoints }
+
+    /// - Parameter segments: The percent-decoded path segments (see ``PercentDecoding``).
+    func match(method: String, segments: [String]) -> Match {
+        var allowed: [String] = []
+        for endpoint in endpoints {
+            guard let parameters = endpoint.path.match(segments) else { continue }
+            if endpoint.method == method || (method == "HEAD" && endpoint.method == "GET") {
+                return .endpoint(endpoint, parameters: parameters)
+            }
+            allowed.append(endpoint.method)
+            if endpoint.method == "GET" { allowed.append("HEAD") }
+        }
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed)
+    }
+}
+
+/// Percent-decoding of request paths and queries (RFC 3986 §2.1).
+enum PercentDecoding {
+    /// The path split into decoded segments, or `nil` for a malformed escape.
+    ///
+    /// Splitting happens before decoding, so `%2F` stays inside its segment and can never add a level.
+    static func segments(of path: Substring) -> [String]? {
+        var segments: [String] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            guard let decoded = decode(part) else { return nil }
+            segments.append(decoded)
+        }
+        return segments
+    }
+
+    /// The query's `name=value` pairs, decoded. A `+` stays a `+`: clients that mean a space send `%20`.
+    static func queryItems(_ query: Substring?) -> [(name: String, value: String)]? {
+        guard let query, !query.isEmpty else { return [] }
+        var items: [(String, String)] = []
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(parts[0]), let value = parts.count > 1 ? decode(parts[1]) : "" else { return nil }
+            items.append((name, value))
+        }
+        return items
+    }
+
+    static func decode(_ text: Substring) -> String? {
+        guard text.contains("%") else { return String(text) }
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

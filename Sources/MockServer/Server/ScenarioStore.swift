@@ -1,0 +1,49 @@
+import ContractModel
+
+/// Which scenario each endpoint plays when a request names none: the admin API's choice, else the
+/// server-wide `--scenario`, else the endpoint's first scenario.
+final class ScenarioStore: Sendable {
+    private let endpoints: [String: ContractEndpoint]
+    private let serverDefault: String?
+    private let overrides = Locked<[String: String]>([:])
+
+    init(endpoints: [ContractEndpoint], serverDefault: String?) {
+        self.endpoints = Dictionary(endpoints.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.serverDefault = serverDefault
+    }
+
+    /// The scenario an endpoint plays now.
+    func active(for endpoint: ContractEndpoint) -> Scenario {
+        if let name = overrides.withValue({ $0[endpoint.id] }), let scenario = endpoint.scenario(named: name) {
+            return scenario
+        }
+        if let serverDefault, let scenario = endpoint.scenario(named: serverDefault) { return scenario }
+        return endpoint.scenarios[0]
+    }
+
+    enum SetError: Error, Equatable {
+        case unknownEndpoint
+        case unknownScenario(valid: [String])
+    }
+
+    /// Makes `scenario` the endpoint's active scenario until reset.
+    func set(endpointID: String, scenario: String) throws(SetError) {
+        guard let endpoint = endpoints[endpointID] else { throw .unknownEndpoint }
+        guard endpoint.scenario(named: scenario) != nil else {
+            throw .unknownScenario(valid: endpoint.scenarios.map(\.name))
+        }
+        overrides.withValue { $0[endpointID] = scenario }
+    }
+
+    /// Returns the endpoint to its default scenario; `false` when there is no such endpoint.
+    @discardableResult
+    func reset(endpointID: String) -> Bool {
+        guard endpoints[endpointID] != nil else { return false }
+        overrides.withValue { $0[endpointID] = nil }
+        return true
+    }
+
+    func resetAll() {
+        overrides.withValue { $0.removeAll() }
+    }
+}

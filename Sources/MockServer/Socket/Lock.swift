@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A mutex for state shared by the event loops. (`NSLock` is not in FoundationEssentials, and
+/// `Mutex` needs macOS 15.)
+final class Lock: @unchecked Sendable {
+    // @unchecked: the pthread mutex is the synchronisation itself; it is allocated once and never moved.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+/// A value shared between threads, guarded by a ``Lock``.
+final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched inside `lock.withLock`.
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try lock.withLock { try body(&value) }
+    }
+
+    var current: Value { lock.withLock { value } }
+}

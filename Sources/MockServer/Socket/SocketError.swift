@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failed system call of the socket layer, with the operating system's reason.
+public enum SocketError: Error, Equatable, CustomStringConvertible {
+    case failed(operation: String, errno: Int32, reason: String)
+    case invalidAddress(String)
+
+    /// Captures the current `errno` for `operation`.
+    static func failed(_ operation: String) -> SocketError {
+        let code = errno
+        return .failed(operation: operation, errno: code, reason: String(cString: strerror(code)))
+    }
+
+    public var description: String {
+        switch self {
+        case .failed(let operation, let code, let reason):
+            code == EADDRINUSE ? "\(operation): address already in use (another server is running there?)"
+                : "\(operation): \(reason)"
+        case .invalidAddress(let host): "\(host) is not an IPv4 address; use for example 127.0.0.1 or 0.0.0.0"
+        }
+    }
+}

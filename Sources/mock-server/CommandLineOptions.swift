@@ -1,0 +1,88 @@
+import MockServer
+
+/// The command line of `mock-server`, parsed by hand (no third-party argument parser).
+struct CommandLineOptions {
+    enum Command {
+        case serve
+        case validate
+        case help
+        case version
+    }
+
+    var command = Command.serve
+    var configuration = MockServer.Configuration(logFormat: .text)
+
+    static let usage = """
+        USAGE: mock-server [serve] [options]
+               mock-server validate [--contracts <dir>] [--fixtures <dir>]
+
+        Serves Fixtures/ as Contracts/ describe, on 127.0.0.1:8080 by default.
+
+        OPTIONS:
+          --host <ipv4>        Address to bind (default 127.0.0.1; 0.0.0.0 for devices on the LAN)
+          --port <n>           Port to bind (default 8080; 0 picks a free port and prints it)
+          --contracts <dir>    Folder of contract files (default ./Contracts)
+          --fixtures <dir>     Folder of fixture files (default ./Fixtures)
+          --scenario <name>    Default scenario for every endpoint that has one of this name
+          --log <format>       Access log: text, json or off (default text)
+          --threads <n>        Event-loop threads (default: one per core, at most 4)
+          --version            Print the version and exit
+          -h, --help           Print this help and exit
+
+        SUBCOMMANDS:
+          serve                Run the server (the default)
+          validate             Check contracts and fixtures, list every problem, exit 0 or 1
+        """
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(arguments: [String]) throws(UsageError) {
+        var remaining = arguments[...]
+        if let first = remaining.first, !first.hasPrefix("-") {
+            switch first {
+            case "serve": command = .serve
+            case "validate": command = .validate
+            case "help": command = .help
+            default: throw UsageError(description: "unknown subcommand '\(first)'; see --help")
+            }
+            remaining = remaining.dropFirst()
+        }
+        while let flag = remaining.popFirst() {
+            switch flag {
+            case "-h", "--help": command = .help
+            case "--version": command = .version
+            case "--host": configuration.host = try value(for: flag, from: &remaining)
+            case "--port":
+                let text = try value(for: flag, from: &remaining)
+                guard let port = UInt16(text) else { throw UsageError(description: "--port: '\(text)' is not 0...65535") }
+                configuration.port = port
+            case "--contracts": configuration.contractsDirectory = try value(for: flag, from: &remaining)
+            case "--fixtures": configuration.fixturesDirectory = try value(for: flag, from: &remaining)
+            case "--scenario": configuration.scenario = try value(for: flag, from: &remaining)
+            case "--log":
+                let text = try value(for: flag, from: &remaining)
+                guard let format = AccessLog.Format(rawValue: text) else {
+                    throw UsageError(description: "--log: '\(text)' is not one of text, json, off")
+                }
+                configuration.logFormat = format
+            case "--threads":
+                let text = try value(for: flag, from: &remaining)
+                guard let threads = Int(text), (1...64).contains(threads) else {
+                    throw UsageError(description: "--threads: '\(text)' is not 1...64")
+                }
+                configuration.threads = threads
+            default:
+                throw UsageError(description: "unknown option '\(flag)'; see --help")
+            }
+        }
+    }
+
+    private func value(for flag: String, from remaining: inout ArraySlice<String>) throws(UsageError) -> String {
+        guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+            throw UsageError(description: "\(flag) needs a value")
+        }
+        return value
+    }
+}

@@ -1,0 +1,100 @@
+import Dispatch
+import MockServer
+import ContractModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `mock-server`: argument parsing, start-up output and signal handling. Everything else is the
+/// MockServer library.
+@main
+enum MockServerCommand {
+    static let version = "mock-server 0.1.0"
+
+    static func main() {
+        let options: CommandLineOptions
+        do {
+            options = try CommandLineOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            fail(error.description, code: 2)
+        }
+        switch options.command {
+        case .help:
+            emit(CommandLineOptions.usage)
+        case .version:
+            emit(version)
+        case .validate:
+            validate(options.configuration)
+        case .serve:
+            serve(options.configuration)
+        }
+    }
+
+    private static func validate(_ configuration: MockServer.Configuration) {
+        do {
+            let contracts = try ContractLoader.load(contractsDirectory: configuration.contractsDirectory,
+                                                    fixturesDirectory: configuration.fixturesDirectory)
+            let scenarios = contracts.endpoints.reduce(0) { $0 + $1.scenarios.count }
+            emit("ok: \(contracts.contracts.count) contracts, \(contracts.endpoints.count) endpoints, "
+                 + "\(scenarios) scenarios")
+        } catch {
+            for problem in error.problems { emit("error: \(problem)", toStandardError: true) }
+            fail("\(error.problems.count) problem(s) found", code: 1)
+        }
+    }
+
+    private static func serve(_ configuration: MockServer.Configuration) {
+        let server: MockServer
+        do {
+            server = try MockServer(configuration: configuration)
+        } catch {
+            for problem in error.problems { emit("error: \(problem)", toStandardError: true) }
+            fail("the contracts have \(error.problems.count) problem(s); `mock-server validate` lists them", code: 1)
+        }
+        do {
+            try server.start()
+        } catch {
+            fail("cannot listen on \(configuration.host):\(configuration.port): \(error)", code: 1)
+        }
+        emit("listening on http://\(configuration.host):\(server.port)")
+        emit(EndpointTable.render(server.contracts))
+        installSignalHandlers(server)
+        dispatchMain()
+    }
+
+    /// SIGINT and SIGTERM stop accepting, let in-flight responses finish, and exit 0.
+    private static func installSignalHandlers(_ server: MockServer) {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler {
+                server.stop()
+                emit("stopped")
+                exit(0)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    /// Keeps the signal sources alive; touched only on the main thread.
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+
+    private static func emit(_ text: String, toStandardError: Bool = false) {
+        // Unbuffered, so a parent process reading the first line sees it at once.
+        var bytes = Array((text + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeMutableBytes { write(toStandardError ? 2 : 1, $0.baseAddress, $0.count) }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    private static func fail(_ message: String, code: Int32) -> Never {
+        emit("mock-server: error: \(message)", toStandardError: true)
+        exit(code)
+    }
+}
