@@ -135,7 +135,8 @@ public enum ContractLoader {
 
     static func describe(_ error: any Error) -> String {
         if case DecodingError.dataCorrupted(let context) = error {
-            return context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
+            // The underlying error names the line and column; the context only says "not valid JSON".
+            return context.underlyingError.map { "\($0)" } ?? context.debugDescription
         }
         return String(describing: error)
     }

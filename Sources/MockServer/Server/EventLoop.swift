@@ -203,6 +203,8 @@ final class EventLoop: @unchecked Sendable {
                 connection.continueSent = false
                 connection.requestStarted = connection.hasUnconsumedInput ? System.monotonicNanoseconds() : nil
                 let reply = handler.handle(request)
+                // Journal on arrival, so a request is visible while its reply is still delayed or held.
+                if let entry = reply.entry { handler.journal.append(entry) }
                 if reply.delayMs > 0 {
                     connection.phase = .delayed(reply, request, started: started)
                     poller.modify(connection.fd, .none)
@@ -240,7 +242,6 @@ final class EventLoop: @unchecked Sendable {
     // MARK: - Carrying out replies
 
     private func perform(_ reply: Reply, for request: HTTPRequest, on connection: Connection, started: UInt64?) {
-        if let entry = reply.entry { handler.journal.append(entry) }
         var sent = 0
         switch reply.action {
         case .respond(let response):

@@ -11,7 +11,15 @@ struct Router: Sendable {
 
     private let endpoints: [ContractEndpoint]
 
-    init(endpoints: [ContractEndpoint]) { self.endpoints = endpoints }
+    /// Endpoints with more literal segments are tried first, so `/question/today` wins over
+    /// `/question/{index}` whatever the order in the contract files.
+    init(endpoints: [ContractEndpoint]) {
+        self.endpoints = endpoints.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.path.parameterNames.count
+            let right = rhs.element.path.parameterNames.count
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
 
     /// - Parameter segments: The percent-decoded path segments (see ``PercentDecoding``).
     func match(method: String, segments: [String]) -> Match {
@@ -21,8 +29,9 @@ struct Router: Sendable {
             if endpoint.method == method || (method == "HEAD" && endpoint.method == "GET") {
                 return .endpoint(endpoint, parameters: parameters)
             }
-            allowed.append(endpoint.method)
-            if endpoint.method == "GET" { allowed.append("HEAD") }
+            for allow in endpoint.method == "GET" ? ["GET", "HEAD"] : [endpoint.method] where !allowed.contains(allow) {
+                allowed.append(allow)
+            }
         }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed)
     }

@@ -1,0 +1,117 @@
+import ContractModel
+import Foundation
+import Testing
+
+struct ContractLoaderTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    @Test func bundledContracts_Load() throws {
+        let set = try ContractLoader.load(contractsDirectory: Self.root + "/Contracts",
+                                          fixturesDirectory: Self.root + "/Fixtures")
+        #expect(set.contracts.map(\.domain) == ["health", "products", "questions"])
+        #expect(set.endpoints.count == 11)
+        let faults = Set(set.endpoints.flatMap(\.scenarios).compactMap(\.fault))
+        #expect(faults == Set(Fault.allCases))
+        for endpoint in set.endpoints {
+            let expectations = Set(endpoint.scenarios.map(\.expect))
+            #expect(expectations.isSuperset(of: [.success, .requestErr, .pathErr, .serverErr]), "\(endpoint.id)")
+        }
+    }
+
+    /// Writes one contract and a fixture folder, loads them, and returns the problems.
+    private func problems(_ contract: String, fixtures: [String: String] = ["ok.json": "{}"]) throws -> [ContractProblem] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contracts-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Contracts"),
+                                                withIntermediateDirectories: true)
+        try Data(contract.utf8).write(to: directory.appendingPathComponent("Contracts/test.json"))
+        for (path, text) in fixtures {
+            let url = directory.appendingPathComponent("Fixtures/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        do {
+            _ = try ContractLoader.load(contractsDirectory: directory.appendingPathComponent("Contracts").path,
+                                        fixturesDirectory: directory.appendingPathComponent("Fixtures").path)
+            return []
+        } catch {
+            return error.problems
+        }
+    }
+
+    private func contract(endpoint: String = #""id": "e", "method": "GET", "path": "/e""#,
+                          scenarios: String = #"{ "name": "success", "status": 200, "body": "ok.json", "expect": "success" }"#)
+        -> String
+    {
+        #"{ "domain": "d", "endpoints": [ { \#(endpoint), "scenarios": [ \#(scenarios) ] } ] }"#
+    }
+
+    @Test func validContract_HasNoProblems() throws {
+        #expect(try problems(contract()).isEmpty)
+    }
+
+    @Test(arguments: [
+        (#"{ "name": "s", "stauts": 200, "expect": "success" }"#, "$.endpoints[0].scenarios[0].stauts", "unknown key"),
+        (#"{ "name": "s", "status": 700, "expect": "serverErr" }"#, "$.endpoints[0].scenarios[0].status", "outside 200...599"),
+        (#"{ "name": "s", "status": "200", "expect": "success" }"#, "$.endpoints[0].scenarios[0].status", "expected an integer"),
+        (#"{ "name": "s", "status": 500, "expect": "success" }"#, "$.endpoints[0].scenarios[0].expect", "cannot follow from status 500"),
+        (#"{ "name": "s", "fault": "explode", "expect": "networkFail" }"#, "$.endpoints[0].scenarios[0].fault", "is not one of"),
+        (#"{ "name": "s", "fault": "empty_response", "expect": "success" }"#, "$.endpoints[0].scenarios[0].expect", "cannot follow from fault"),
+        (#"{ "name": "s", "expect": "success" }"#, "$.endpoints[0].scenarios[0]", "needs either"),
+        (#"{ "name": "s", "status": 200, "fault": "no_response", "expect": "networkFail" }"#, "$.endpoints[0].scenarios[0]", "both"),
+        (#"{ "name": "s", "status": 200, "body": "missing.json", "expect": "success" }"#, "$.endpoints[0].scenarios[0].body", "not found"),
+        (#"{ "name": "s", "status": 200, "body": "../secret.json", "expect": "success" }"#, "$.endpoints[0].scenarios[0].body", "relative path inside"),
+        (#"{ "name": "s", "status": 200, "body": "broken.json", "expect": "success" }"#, "$.endpoints[0].scenarios[0].body", "not valid JSON"),
+        (#"{ "name": "s", "status": 200, "delayMs": -1, "expect": "success" }"#, "$.endpoints[0].scenarios[0].delayMs", "outside"),
+        (#"{ "name": "s", "status": 200, "expect": "maybe" }"#, "$.endpoints[0].scenarios[0].expect", "is not one of"),
+        (#"{ "name": "a", "status": 200, "expect": "success" }, { "name": "a", "status": 500, "expect": "serverErr" }"#, "$.endpoints[0].scenarios", "duplicate scenario name \"a\""),
+    ])
+    func badScenario_IsReported_WithPathAndReason(scenario: String, path: String, reason: String) throws {
+        let found = try problems(contract(scenarios: scenario), fixtures: ["ok.json": "{}", "broken.json": "{"])
+        #expect(found.contains { $0.path == path && $0.reason.contains(reason) }, "\(found)")
+        #expect(found.allSatisfy { $0.file.hasSuffix("test.json") })
+    }
+
+    @Test func malformedFixture_IsAllowed_UnderMalformedFolder() throws {
+        let scenario = #"{ "name": "s", "status": 200, "body": "malformed/broken.json", "expect": "pathErr" }"#
+        #expect(try problems(contract(scenarios: scenario), fixtures: ["malformed/broken.json": "{"]).isEmpty)
+    }
+
+    @Test(arguments: [
+        (#""id": "e", "method": "FETCH", "path": "/e""#, "$.endpoints[0].method"),
+        (#""id": "e", "method": "GET", "path": "e""#, "$.endpoints[0].path"),
+        (#""id": "e", "method": "GET", "path": "/a/{id}x""#, "$.endpoints[0].path"),
+        (#""id": "e", "method": "GET", "path": "/e", "request": { "query": { "n": "int" } }"#, "$.endpoints[0].request.query.n"),
+        (#""id": "e", "method": "GET", "path": "/e", "request": { "pathParams": { "id": "integer" } }"#, "$.endpoints[0].request.pathParams.id"),
+        (#""id": "e", "method": "GET", "path": "/e", "request": { "auth": "basic" }"#, "$.endpoints[0].request.auth"),
+        (#""id": "e", "method": "GET", "path": "/e", "request": { "body": { "type": "xml" } }"#, "$.endpoints[0].request.body.type"),
+        (#""method": "GET", "path": "/e""#, "$.endpoints[0].id"),
+    ])
+    func badEndpoint_IsReported(endpoint: String, path: String) throws {
+        let found = try problems(contract(endpoint: endpoint))
+        #expect(found.contains { $0.path == path }, "\(found)")
+    }
+
+    @Test func duplicateIdsAndRoutes_AreReported() throws {
+        let scenario = #"{ "name": "success", "status": 200, "expect": "success" }"#
+        let text = #"{ "domain": "d", "endpoints": [ "#
+            + #"{ "id": "e", "method": "GET", "path": "/a/{id}", "scenarios": [\#(scenario)] },"#
+            + #"{ "id": "e", "method": "GET", "path": "/a/{key}", "scenarios": [\#(scenario)] } ] }"#
+        let found = try problems(text)
+        #expect(found.contains { $0.reason.contains("duplicate endpoint id \"e\"") })
+        #expect(found.contains { $0.reason.contains("already served by endpoint") })
+    }
+
+    @Test func invalidJSON_AndMissingFolders_AreReported() throws {
+        #expect(try problems("{ not json").contains { $0.path == "$" && $0.reason.contains("not valid JSON") })
+        #expect(throws: ContractLoadError.self) {
+            try ContractLoader.load(contractsDirectory: "/nonexistent/contracts", fixturesDirectory: "/nonexistent")
+        }
+    }
+
+    @Test func everyProblem_IsListed_NotJustTheFirst() throws {
+        let scenarios = #"{ "name": "a", "status": 999, "expect": "success" }, { "name": "b", "fault": "boom", "expect": "networkFail" }"#
+        #expect(try problems(contract(scenarios: scenarios)).count >= 2)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import MockServer
+import Testing
+
+/// Connection handling: keep-alive, pipelining, faults as a raw client sees them, limits, timeouts,
+/// concurrency and shutdown.
+struct ConnectionTests {
+    @Test func keepAlive_ServesManyRequestsOnOneConnection() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            for id in [1, 2, 3, 1, 2, 3] {
+                let response = try client.get("/api/products/\(id)")
+                #expect(response.status == 200 && response.text.contains("\"id\": \(id)"))
+            }
+        }
+    }
+
+    @Test func pipelinedRequests_AreAnsweredInOrder_EvenAfterADelayedOne() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /healthChecker HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: slow\r\n\r\n"
+                        + "GET /api/products/2 HTTP/1.1\r\nHost: a\r\n\r\n"
+                        + "GET /healthChecker HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+            let (bytes, end) = client.readToEnd()
+            #expect(end == .closed)
+            let text = String(decoding: bytes, as: UTF8.self)
+            let scenarios = text.components(separatedBy: "\r\n").filter { $0.hasPrefix("X-Mock-Scenario") }
+            #expect(scenarios == ["X-Mock-Scenario: slow", "X-Mock-Scenario: success", "X-Mock-Scenario: success"])
+            #expect(text.contains("\"id\": 2"))
+            #expect(text.hasSuffix("Connection: close\r\n\r\nOK"))
+        }
+    }
+
+    @Test func http10_IsAnsweredAndClosed() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /healthChecker HTTP/1.0\r\n\r\n")
+            let (bytes, end) = client.readToEnd()
+            #expect(end == .closed)
+            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        }
+    }
+
+    @Test func chunkedRequestBody_IsAccepted_AndExpectContinueIsHonoured() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("PUT /api/v1/question HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer t\r\n"
+                        + "Content-Type: application/json\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n")
+            var interim = [UInt8](repeating: 0, count: 25)
+            #expect(recv(client.fd, &interim, interim.count, Int32(MSG_WAITALL)) == 25)
+            #expect(String(decoding: interim, as: UTF8.self) == "HTTP/1.1 100 Continue\r\n\r\n")
+            client.send("a\r\n{\"index\":3\r\n11\r\n,\"myAnswer\":\"ok\"}\r\n0\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(server.journal.entries().last?.bodySize == 27)
+            #expect(server.journal.entries().last?.violations == [])
+        }
+    }
+
+    @Test func connectionReset_IsSeenAsRST() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /api/products?page_no=1&items_per_page=2 HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: reset\r\n\r\n")
+            let (bytes, end) = client.readToEnd()
+            #expect(bytes.isEmpty && end == .reset)
+        }
+    }
+
+    @Test func emptyResponse_ClosesWithoutAByte() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            let body = #"{"index":1}"#
+            client.send("POST /api/v1/question/press-for-answer HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer t\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nX-Mock-Scenario: empty\r\n\r\n"
+                        + body)
+            let (bytes, end) = client.readToEnd()
+            #expect(bytes.isEmpty && end == .closed)
+        }
+    }
+
+    @Test func malformedResponse_IsNotHTTP() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /healthChecker HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: malformed\r\n\r\n")
+            let (bytes, end) = client.readToEnd()
+            #expect(end == .closed)
+            #expect(!bytes.isEmpty && !String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/"))
+        }
+    }
+
+    @Test func truncatedBody_SendsLessThanContentLength() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /api/products/1 HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: truncated\r\n\r\n")
+            let (bytes, end) = client.readToEnd()
+            #expect(end == .closed)
+            let text = String(decoding: bytes, as: UTF8.self)
+            let parts = text.components(separatedBy: "\r\n\r\n")
+            let length = parts[0].components(separatedBy: "\r\n").first { $0.hasPrefix("Content-Length: ") }
+                .flatMap { Int($0.dropFirst(16)) }
+            #expect(try #require(length) > parts[1].utf8.count)
+        }
+    }
+
+    @Test func noResponse_HoldsTheConnection_ThenCloses_WithoutBlockingOthers() async throws {
+        try await withServer { server in
+            let held = try RawClient(port: server.port, timeout: 1)
+            held.send("GET /healthChecker HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: hang\r\n\r\n")
+            let other = try RawClient(port: server.port)
+            #expect(try other.get("/healthChecker").status == 200)
+            let (bytes, end) = held.readToEnd()
+            #expect(bytes.isEmpty && end == .timedOut)
+        }
+    }
+
+    @Test func delay_PostponesTheResponse() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            let start = Date()
+            #expect(try client.get("/healthChecker", headers: ["X-Mock-Scenario": "slow"]).status == 200)
+            #expect(Date().timeIntervalSince(start) >= 0.75)
+        }
+    }
+
+    @Test func oversizedBody_Is413_AndConnectionCloses() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("PUT /api/v1/question HTTP/1.1\r\nHost: a\r\nContent-Length: 9000000\r\n\r\n")
+            let (bytes, end) = client.readToEnd()
+            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 413 Content Too Large\r\n"))
+            #expect(end == .closed)
+        }
+    }
+
+    @Test func garbage_Is400_AndTheServerKeepsServing() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send([0x16, 0x03, 0x01, 0x00, 0xFF, 0x0D, 0x0A, 0x0D, 0x0A])
+            let (bytes, end) = client.readToEnd()
+            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+            #expect(end == .closed)
+            #expect(try RawClient(port: server.port).get("/healthChecker").status == 200)
+        }
+    }
+
+    @Test func slowHeader_TimesOutWith408() async throws {
+        try await withServer(configure: { $0.headerTimeout = 0.3 }) { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /healthChecker HTTP/1.1\r\nHost: a\r\n")
+            let (bytes, end) = client.readToEnd()
+            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+            #expect(end == .closed)
+        }
+    }
+
+    @Test func slowClient_DoesNotBlockOthers() async throws {
+        try await withServer { server in
+            let slow = try RawClient(port: server.port)
+            slow.send("GET /api/products/1 HTTP/1.1\r\nHo")
+            let clients = try (0..<3).map { _ in try RawClient(port: server.port) }
+            for client in clients { #expect(try client.get("/healthChecker").status == 200) }
+            slow.send("st: a\r\n\r\n")
+            #expect(try slow.readResponse().status == 200)
+        }
+    }
+
+    @Test func twoHundredConcurrentConnections_AreAllServed() async throws {
+        try await withServer { server in
+            let port = server.port
+            let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<200 {
+                    group.addTask {
+                        let client = try RawClient(port: port)
+                        return try (0..<3).map { _ in try client.get("/api/products/1").status }
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(statuses.count == 600 && statuses.allSatisfy { $0 == 200 })
+        }
+    }
+
+    @Test func stop_FinishesInFlightResponse_ThenRefusesConnections() async throws {
+        var configuration = MockServer.Configuration(port: 0, contractsDirectory: Repository.contracts,
+                                                     fixturesDirectory: Repository.fixtures)
+        configuration.threads = 1
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        let port = server.port
+        let client = try RawClient(port: port)
+        client.send("GET /healthChecker HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: slow\r\n\r\n")
+        let idle = try RawClient(port: port)
+        #expect(try idle.get("/healthChecker").status == 200)
+        // Wait until the slow request is in the journal, i.e. in flight, without sleeping blindly.
+        while !server.journal.entries().contains(where: { $0.scenario == "slow" }) { await Task.yield() }
+        server.stop()
+        let response = try client.readResponse()
+        #expect(response.status == 200 && response.header("Connection") == "close")
+        #expect(idle.readToEnd().end == .closed)
+        #expect(throws: POSIXFailure.self) { try RawClient(port: port) }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import ContractModel
+import MockServer
+import Testing
+
+/// Requests that break their contract get 400 (401 for auth) naming the violation, whatever the scenario.
+struct ContractValidationTests {
+    private func send(_ client: RawClient, _ method: String, _ target: String, headers: [String: String] = [:],
+                      body: String = "") throws -> RawResponse {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: a\r\nContent-Length: \(body.utf8.count)\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
+        client.send(text + "\r\n" + body)
+        return try client.readResponse()
+    }
+
+    @Test(arguments: [
+        ("/api/products?page_no=1", "query parameter items_per_page is missing"),
+        ("/api/products?page_no=x&items_per_page=2", "query parameter page_no: \"x\" is not an integer"),
+        ("/api/products?page_no=1%2&items_per_page=2", "malformed percent-escape"),
+    ])
+    func query_IsChecked(target: String, violation: String) async throws {
+        try await withServer { server in
+            let response = try send(RawClient(port: server.port), "GET", target,
+                                    headers: ["X-Mock-Scenario": "reset"])
+            #expect(response.status == 400)
+            #expect(response.text.contains(violation.replacingOccurrences(of: "\"", with: "\\\"")))
+            #expect(server.journal.entries().last?.violations.contains { $0.contains(violation) } == true)
+        }
+    }
+
+    @Test func pathParameterType_IsChecked() async throws {
+        try await withServer { server in
+            let response = try RawClient(port: server.port).get("/api/products/abc")
+            #expect(response.status == 400)
+            #expect(response.text.contains(#"path parameter id: \"abc\" is not an integer"#))
+        }
+    }
+
+    @Test func missingBearerToken_Is401_WithBearerChallenge() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            let response = try client.get("/api/v1/question/today")
+            #expect(response.status == 401)
+            #expect(response.header("WWW-Authenticate") == "Bearer")
+            #expect(try client.get("/api/v1/question/today", headers: ["Authorization": "Basic abc"]).status == 401)
+            #expect(try client.get("/api/v1/question/today", headers: ["Authorization": "Bearer t"]).status == 200)
+        }
+    }
+
+    @Test(arguments: [
+        (["Content-Type": "text/plain"], #"{"index":1,"myAnswer":"a"}"#, "expected application/json"),
+        (["Content-Type": "application/json"], "{not json", "body is not valid JSON"),
+        (["Content-Type": "application/json"], "[1]", "body must be a JSON object"),
+        (["Content-Type": "application/json"], #"{"index":1}"#, "body field myAnswer is missing"),
+        (["Content-Type": "application/json"], #"{"index":"1","myAnswer":"a"}"#, "body field index: string is not an integer"),
+    ])
+    func jsonBody_IsChecked(headers: [String: String], body: String, violation: String) async throws {
+        try await withServer { server in
+            let response = try send(RawClient(port: server.port), "PUT", "/api/v1/question",
+                                    headers: headers.merging(["Authorization": "Bearer t"]) { $1 }, body: body)
+            #expect(response.status == 400)
+            #expect(response.text.contains(violation))
+        }
+    }
+
+    @Test func multipartBody_IsChecked_ForJSONAndFileParts() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            let good = "--B\r\nContent-Disposition: form-data; name=\"params\"\r\nContent-Type: application/json\r\n\r\n"
+                + "{\"name\":\"x\"}\r\n--B\r\nContent-Disposition: form-data; name=\"images\"; filename=\"a.png\"\r\n"
+                + "Content-Type: image/png\r\n\r\nPNG\r\n--B--\r\n"
+            let headers = ["Content-Type": "multipart/form-data; boundary=B", "identifier": "v-1"]
+            #expect(try send(client, "POST", "/api/products", headers: headers, body: good).status == 201)
+
+            let noFile = good.replacingOccurrences(of: "; filename=\"a.png\"", with: "")
+            let response = try send(client, "POST", "/api/products", headers: headers, body: noFile)
+            #expect(response.status == 400 && response.text.contains("part images must be a file"))
+
+            let badJSON = good.replacingOccurrences(of: "{\"name\":\"x\"}", with: "{oops")
+            #expect(try send(client, "POST", "/api/products", headers: headers, body: badJSON).text
+                .contains("part params is not valid JSON"))
+
+            let unterminated = String(good.dropLast(4))
+            #expect(try send(client, "POST", "/api/products", headers: headers, body: unterminated).text
+                .contains("not closed"))
+
+            let noIdentifier = try send(client, "POST", "/api/products",
+                                        headers: ["Content-Type": "multipart/form-data; boundary=B"], body: good)
+            #expect(noIdentifier.text.contains("header identifier is missing"))
+        }
+    }
+
+    @Test(arguments: ["/api/products/..%2F..%2Fetc%2Fpasswd", "/api/products/%2e%2e", "/api/products/..",
+                      "/api/products/1%00", "/api/products/%2e%2e%2f1", "/api/products/.hidden"])
+    func pathTraversal_NeverLeavesFixtures(target: String) async throws {
+        try await withServer { server in
+            let response = try RawClient(port: server.port).get(target)
+            #expect(response.status == 400 || response.status == 404)
+            #expect(!response.text.contains("root:"))
+        }
+    }
+
+    @Test func pathTraversal_WithStringParameter_IsRefusedBeforeTheFileSystem() throws {
+        #expect(ContractModelFixturePath.resolve("products/{id}.json", ["id": "../../etc/passwd"]) == nil)
+        #expect(ContractModelFixturePath.resolve("products/{id}.json", ["id": "..\\x"]) == nil)
+        #expect(ContractModelFixturePath.resolve("products/{id}.json", ["id": "a\u{0}"]) == nil)
+        #expect(ContractModelFixturePath.resolve("products/{id}.json", ["id": "12"]) == "products/12.json")
+    }
+}
+
+enum ContractModelFixturePath {
+    static func resolve(_ template: String, _ parameters: [String: String]) -> String? {
+        FixturePath.resolve(template, parameters: parameters)
+    }
+}

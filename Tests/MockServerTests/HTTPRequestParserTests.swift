@@ -1,0 +1,152 @@
+import Testing
+@testable import MockServer
+
+struct HTTPRequestParserTests {
+    private func parse(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HTTPRequestParser.Outcome {
+        HTTPRequestParser.parseAll(Array(text.utf8), limits: limits)
+    }
+
+    private func request(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> HTTPRequest? {
+        guard case .request(let request, let consumed) = parse(text) else {
+            Issue.record("expected a request from \(text.debugDescription)", sourceLocation: sourceLocation)
+            return nil
+        }
+        #expect(consumed == text.utf8.count, sourceLocation: sourceLocation)
+        return request
+    }
+
+    private func failure(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HTTPParseError? {
+        if case .failure(let error) = parse(text, limits: limits) { return error }
+        return nil
+    }
+
+    @Test func get_IsParsed_WithHeadersInOrder() throws {
+        let parsed = try #require(request("GET /api/products?page_no=1 HTTP/1.1\r\nHost: a\r\nX-A:  1 \r\nx-a: 2\r\n\r\n"))
+        #expect(parsed.method == "GET")
+        #expect(parsed.target == "/api/products?page_no=1")
+        #expect(parsed.path == "/api/products")
+        #expect(parsed.query == "page_no=1")
+        #expect(parsed.version == .http11)
+        #expect(parsed.headers.values("X-A") == ["1", "2"])
+        #expect(parsed.keepAlive)
+    }
+
+    @Test func body_IsParsed_WhenContentLengthIsProvided() throws {
+        let parsed = try #require(request("POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello"))
+        #expect(parsed.body == Array("hello".utf8))
+    }
+
+    @Test func chunkedBody_IsDecoded_WithExtensionsAndTrailers() throws {
+        let text = "POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "5;name=x\r\nhello\r\nA\r\n, world!!!\r\n0\r\nX-Trailer: 1\r\n\r\n"
+        let parsed = try #require(request(text))
+        #expect(String(decoding: parsed.body, as: UTF8.self) == "hello, world!!!")
+    }
+
+    @Test func needMore_UntilEveryByteArrives_ByteByByte() throws {
+        let text = Array("POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n".utf8)
+        var parser = HTTPRequestParser()
+        for end in 1..<text.count {
+            let outcome = text[..<end].withUnsafeBytes { parser.parse($0) }
+            guard case .needMore = outcome else { Issue.record("complete after only \(end) bytes"); return }
+        }
+        let outcome = text.withUnsafeBytes { parser.parse($0) }
+        guard case .request(let parsed, let consumed) = outcome else { Issue.record("incomplete"); return }
+        #expect(parsed.body == Array("abc".utf8))
+        #expect(consumed == text.count)
+    }
+
+    @Test func pipelinedRequests_AreParsedOneAtATime() throws {
+        let text = Array("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
+        var parser = HTTPRequestParser()
+        guard case .request(let first, let consumed) = text.withUnsafeBytes({ parser.parse($0) }) else {
+            Issue.record("no first request"); return
+        }
+        #expect(first.path == "/a")
+        guard case .request(let second, _) = text[consumed...].withUnsafeBytes({ parser.parse($0) }) else {
+            Issue.record("no second request"); return
+        }
+        #expect(second.path == "/b")
+    }
+
+    @Test func leadingEmptyLines_AreIgnored() {
+        #expect(request("\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "/")
+    }
+
+    @Test func http10_ClosesByDefault_AndKeepsAliveOnRequest() throws {
+        #expect(request("GET / HTTP/1.0\r\n\r\n")?.keepAlive == false)
+        #expect(request("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")?.keepAlive == true)
+        #expect(request("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")?.keepAlive == false)
+    }
+
+    @Test func absoluteFormTarget_YieldsPathAndQuery() {
+        #expect(request("GET http://example.com:8080/a/b?x=1 HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "/a/b")
+        #expect(request("GET http://example.com HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "/")
+        #expect(request("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "*")
+    }
+
+    @Test(arguments: [
+        ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3, 4\r\n\r\nabcd", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: abc\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", 400),
+        ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+        ("GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
+        ("GET / HTTX/1.1\r\nHost: a\r\n\r\n", 400),
+        ("GET  / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("G(T / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("GET relative HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("GET * HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\nX: b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\nX: a\u{0}b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\n: empty\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999\r\n\r\n", 413),
+    ])
+    func malformedRequests_AreRejected_WithStatus(text: String, status: Int) {
+        #expect(failure(text)?.status.code == status, "\(text.debugDescription)")
+    }
+
+    @Test func requestLine_LongerThanLimit_Is414_EvenBeforeItEnds() {
+        let limits = HTTPLimits(requestLineBytes: 64)
+        #expect(failure("GET /" + String(repeating: "a", count: 100), limits: limits)?.status.code == 414)
+        #expect(failure("GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\nHost: a\r\n\r\n",
+                        limits: limits)?.status.code == 414)
+    }
+
+    @Test func headerSection_OverLimits_Is431() {
+        let limits = HTTPLimits(headerBytes: 128, headerCount: 3)
+        let many = "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n"
+        #expect(failure(many, limits: limits)?.status.code == 431)
+        let huge = "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 200) + "\r\n\r\n"
+        #expect(failure(huge, limits: limits)?.status.code == 431)
+        let unterminated = "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 20_000)
+        #expect(failure(unterminated, limits: HTTPLimits(requestLineBytes: 64, headerBytes: 128))?.status.code == 431)
+    }
+
+    @Test func body_OverLimit_Is413_ForLengthAndChunked() {
+        let limits = HTTPLimits(bodyBytes: 8)
+        #expect(failure("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 9\r\n\r\n", limits: limits)?.status.code == 413)
+        let chunked = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n5\r\n"
+        #expect(failure(chunked, limits: limits)?.status.code == 413)
+    }
+
+    @Test func expectContinue_IsReported_WhileBodyIsAwaited() {
+        var parser = HTTPRequestParser()
+        let head = Array("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n".utf8)
+        guard case .needMore = head.withUnsafeBytes({ parser.parse($0) }) else { Issue.record("complete?"); return }
+        #expect(parser.awaitsContinue)
+        #expect(parser.isReadingBody)
+    }
+}
