@@ -1,0 +1,112 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Endpoints
+import Foundation
+import MockServer
+import Networking
+import Testing
+
+/// Requests built to break their contract come back as requestErr, and the journal names the violation.
+struct ContractViolationTests {
+    /// An endpoint declared by hand, to send what the typed calls never would.
+    struct RawEndpoint: Endpoint {
+        var path: String
+        var method: HTTPMethod = .get
+        var headers: [String: String] = [:]
+        var body: any RequestBody = PlainBody()
+    }
+
+    private func send(_ endpoint: RawEndpoint, scenario: String? = nil) async throws
+        -> (NetworkResult<Void>, JournalEntry?)
+    {
+        let server = try LiveServer.shared.get()
+        let trace = UUID().uuidString
+        var headers = [LiveServer.traceHeader: trace]
+        headers[RequestHandlerHeaders.scenario] = scenario
+        let (client, session) = LiveServer.client(port: server.port, headers: headers)
+        defer { session.finishTasksAndInvalidate() }
+        let result = await client.send(endpoint)
+        return (result, LiveServer.entry(in: server, trace: trace))
+    }
+
+    private func expectRequestErr(
+        _ result: NetworkResult<Void>,
+        status: Int,
+        messageContains text: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard case .requestErr(let got, let message) = result else {
+            Issue.record("expected requestErr, got \(result.caseName)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(got == status, sourceLocation: sourceLocation)
+        #expect(message.contains(text), "\(message)", sourceLocation: sourceLocation)
+    }
+
+    @Test func missingQueryParameter_IsRequestErr_AndJournaled() async throws {
+        let (result, entry) = try await send(RawEndpoint(path: "/api/products", body: .query(["page_no": "1"])))
+        expectRequestErr(result, status: 400, messageContains: "query parameter items_per_page is missing")
+        #expect(entry?.violations == ["query parameter items_per_page is missing"])
+        #expect(entry?.endpoint == "productList")
+    }
+
+    @Test func missingBearerToken_IsRequestErr401() async throws {
+        let (result, entry) = try await send(RawEndpoint(path: "/api/v1/question/today"))
+        expectRequestErr(result, status: 401, messageContains: "bearer token")
+        #expect(entry?.violations.first?.contains("Authorization") == true)
+    }
+
+    @Test func wrongBody_IsRequestErr_EvenWhenTheScenarioIsAFault() async throws {
+        let endpoint = RawEndpoint(path: "/api/v1/question", method: .put,
+                                   headers: ["Authorization": "Bearer t"], body: .json(["index": "three"]))
+        let (result, entry) = try await send(endpoint, scenario: "hang")
+        expectRequestErr(result, status: 400, messageContains: "body field index: string is not an integer")
+        #expect(entry?.violations.contains("body field myAnswer is missing") == true)
+    }
+
+    @Test func formInsteadOfMultipart_IsRequestErr() async throws {
+        let endpoint = RawEndpoint(path: "/api/products", method: .post, headers: ["identifier": "v"],
+                                   body: .form(["params": "{}"]))
+        let (result, _) = try await send(endpoint)
+        expectRequestErr(result, status: 400, messageContains: "expected multipart/form-data")
+    }
+
+    @Test func unknownScenario_IsRequestErr_ListingValidNames() async throws {
+        let (result, entry) = try await send(RawEndpoint(path: "/healthChecker"), scenario: "teapot")
+        expectRequestErr(result, status: 400, messageContains: "valid: success, requestErr")
+        #expect(entry?.violations.first?.contains("unknown scenario \"teapot\"") == true)
+    }
+
+    @Test func closedPort_IsNetworkFail_CannotConnect() async throws {
+        // A port that was just free: bind it through a server, then stop the server.
+        var configuration = MockServer.Configuration(port: 0, contractsDirectory: ContractCatalog.contractsDirectory,
+                                                     fixturesDirectory: ContractCatalog.fixturesDirectory)
+        configuration.threads = 1
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        let port = server.port
+        server.stop()
+        let (client, session) = LiveServer.client(port: port, headers: [:])
+        defer { session.finishTasksAndInvalidate() }
+        let result = await HealthService(client: client).check()
+        guard case .networkFail(let error) = result else { Issue.record("got \(result.caseName)"); return }
+        #expect(error.kind == .cannotConnect)
+    }
+
+    @Test func cancellingACall_IsNetworkFail_Cancelled() async throws {
+        let server = try LiveServer.shared.get()
+        let (client, session) = LiveServer.client(port: server.port, headers: [RequestHandlerHeaders.scenario: "hang"])
+        defer { session.finishTasksAndInvalidate() }
+        let trace = UUID().uuidString
+        let task = Task { await HealthService(client: client).check(interceptors: [
+            HeaderInterceptor([LiveServer.traceHeader: trace]),
+        ]) }
+        // Cancel once the server holds the request, without sleeping blindly.
+        while LiveServer.entry(in: server, trace: trace) == nil { await Task.yield() }
+        task.cancel()
+        let result = await task.value
+        guard case .networkFail(let error) = result else { Issue.record("got \(result.caseName)"); return }
+        #expect(error.kind == .cancelled)
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Endpoints
+import Foundation
+import Networking
+import Testing
+
+/// Runs the built `mock-server` executable the way users and CI do.
+struct ExecutableTests {
+    /// The executable built next to this test bundle (the test target depends on it).
+    static func executableURL() throws -> URL {
+        let testBinary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                             ?? CommandLine.arguments[0])
+        var directory = testBinary.deletingLastPathComponent()
+        // On Darwin the test binary sits inside an .xctest bundle.
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("mock-server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw ExecutableNotFound(near: testBinary.path)
+    }
+
+    struct ExecutableNotFound: Error, CustomStringConvertible {
+        let near: String
+        var description: String { "no mock-server executable near \(near); run swift build first" }
+    }
+
+    @Test func executable_ServesContracts_AndExitsZeroOnSIGTERM() async throws {
+        let process = Process()
+        process.executableURL = try Self.executableURL()
+        process.arguments = ["--port", "0", "--log", "off",
+                             "--contracts", ContractCatalog.contractsDirectory,
+                             "--fixtures", ContractCatalog.fixturesDirectory]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // The first line is "listening on http://127.0.0.1:<port>".
+        let firstLine = try Self.readLine(from: output.fileHandleForReading)
+        #expect(firstLine.hasPrefix("listening on http://127.0.0.1:"))
+        let port = try #require(firstLine.split(separator: ":").last.flatMap { Int($0) })
+
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let client = APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: session),
+                               defaultTimeout: 5)
+        #expect(await HealthService(client: client).check().value == "OK")
+        #expect(await ProductService(client: client, vendorIdentifier: "v").detail(id: 3).value?.id == 3)
+        let failing = APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: session),
+                                interceptors: [HeaderInterceptor(["X-Mock-Scenario": "serverErr"])])
+        #expect(await QuestionService(client: failing) { "t" }.today().caseName == "serverErr")
+
+        process.terminate() // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func executable_ValidateSubcommand_ReportsProblemsAndExitCode() throws {
+        let good = try Self.run(["validate", "--contracts", ContractCatalog.contractsDirectory,
+                                 "--fixtures", ContractCatalog.fixturesDirectory])
+        #expect(good.status == 0)
+        #expect(good.output.hasPrefix("ok: 3 contracts, 11 endpoints"))
+        let bad = try Self.run(["validate", "--contracts", "/nonexistent", "--fixtures", "/nonexistent"])
+        #expect(bad.status == 1)
+        #expect(bad.error.contains("contracts folder not found"))
+        let usage = try Self.run(["--port", "http"])
+        #expect(usage.status == 2)
+        #expect(usage.error.contains("--port: 'http' is not 0...65535"))
+    }
+
+    private static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = try executableURL()
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self),
+                String(decoding: errData, as: UTF8.self))
+    }
+
+    private static func readLine(from handle: FileHandle) throws -> String {
+        var bytes: [UInt8] = []
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            guard let first = byte.first else { throw ExecutableNotFound(near: "stdout closed before a line") }
+            if first == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(first)
+        }
+    }
+}

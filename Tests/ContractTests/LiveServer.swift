@@ -1,0 +1,35 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import MockServer
+import Networking
+
+/// The mock server the suite runs against: in-process, on a free port, started once.
+enum LiveServer {
+    static let shared: Result<MockServer, any Error> = Result {
+        var configuration = MockServer.Configuration(port: 0, contractsDirectory: ContractCatalog.contractsDirectory,
+                                                     fixturesDirectory: ContractCatalog.fixturesDirectory)
+        configuration.threads = 2
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        return server
+    }
+
+    static let traceHeader = "X-Contract-Trace"
+
+    /// A client on its own ephemeral session (no shared cookies or pooled connections between cases).
+    /// - Parameters:
+    ///   - timeout: Whole seconds; FoundationNetworking truncates fractions.
+    static func client(port: UInt16, headers: [String: String], timeout: TimeInterval = 5) -> (APIClient, URLSession) {
+        let session = URLSession(configuration: .ephemeral)
+        let client = APIClient(environment: .local(port: Int(port)), dispatcher: URLSessionDispatcher(session: session),
+                               interceptors: [HeaderInterceptor(headers)], defaultTimeout: timeout)
+        return (client, session)
+    }
+
+    /// The journal entry of the request that carried `trace`.
+    static func entry(in server: MockServer, trace: String) -> JournalEntry? {
+        server.journal.entries().last { $0.header(traceHeader) == trace }
+    }
+}
