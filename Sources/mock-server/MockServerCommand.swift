@@ -53,6 +53,9 @@ enum MockServerCommand {
             for problem in error.problems { emit("error: \(problem)", toStandardError: true) }
             fail("the contracts have \(error.problems.count) problem(s); `mock-server validate` lists them", code: 1)
         }
+        // Handle signals before the first connection can be accepted, so a SIGTERM sent right after the
+        // first response is never lost.
+        installSignalHandlers(server)
         do {
             try server.start()
         } catch {
@@ -60,7 +63,6 @@ enum MockServerCommand {
         }
         emit("listening on http://\(configuration.host):\(server.port)")
         emit(EndpointTable.render(server.contracts))
-        installSignalHandlers(server)
         dispatchMain()
     }
 

@@ -10,12 +10,45 @@ struct HTTPRequest: Sendable {
     var version: HTTPVersion
     var headers: HTTPHeaders
     var body: [UInt8]
+    /// What the framing and connection headers say, gathered in one pass while parsing.
+    var facts = HeaderFacts()
 
     /// Whether the connection stays open after the response (RFC 9112 §9.3).
     var keepAlive: Bool {
-        let tokens = headers.tokens("connection")
-        if tokens.contains("close") { return false }
-        return version == .http11 || tokens.contains("keep-alive")
+        if facts.connectionClose { return false }
+        return version == .http11 || facts.connectionKeepAlive
+    }
+}
+
+/// The headers that decide framing and connection handling, noted while parsing so the hot path
+/// never searches the header list for them.
+struct HeaderFacts: Sendable {
+    var hostCount = 0
+    var hasContentLength = false
+    var hasTransferEncoding = false
+    var connectionClose = false
+    var connectionKeepAlive = false
+    var expectsContinue = false
+
+    mutating func note(name: String, value: String) {
+        switch name.utf8.count {
+        case 4 where HTTPHeaders.equal(name, "host"):
+            hostCount += 1
+        case 6 where HTTPHeaders.equal(name, "expect"):
+            expectsContinue = expectsContinue || HTTPHeaders.equal(value.trimmingSpaces(), "100-continue")
+        case 10 where HTTPHeaders.equal(name, "connection"):
+            for token in value.utf8.split(separator: UInt8(ascii: ",")) {
+                let text = String(decoding: token, as: UTF8.self).trimmingSpaces()
+                if HTTPHeaders.equal(text, "close") { connectionClose = true }
+                if HTTPHeaders.equal(text, "keep-alive") { connectionKeepAlive = true }
+            }
+        case 14 where HTTPHeaders.equal(name, "content-length"):
+            hasContentLength = true
+        case 17 where HTTPHeaders.equal(name, "transfer-encoding"):
+            hasTransferEncoding = true
+        default:
+            break
+        }
     }
 }
 
@@ -32,6 +65,10 @@ struct HTTPHeaders: Sendable, Sequence {
 
     mutating func append(name: String, value: String) {
         fields.append((name, value))
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
     }
 
     /// The first value of `name`.

@@ -33,7 +33,7 @@ struct HTTPRequestParser: Sendable {
         switch state {
         case .head: false
         case .fixedBody(let request, _, _), .chunkedBody(let request, _, _, _):
-            request.version == .http11 && request.headers.tokens("expect").contains("100-continue")
+            request.version == .http11 && request.facts.expectsContinue
         }
     }
 
@@ -152,9 +152,10 @@ struct HTTPRequestParser: Sendable {
     /// RFC 9112 §6.3, strictly: Transfer-Encoding together with Content-Length is rejected rather than
     /// resolved, since a proxy in front might have framed it the other way (request smuggling).
     private static func framing(of request: HTTPRequest, limits: HTTPLimits) throws(HTTPParseError) -> Framing {
-        let transferCodings = request.headers.tokens("transfer-encoding")
+        guard request.facts.hasTransferEncoding || request.facts.hasContentLength else { return .none }
         let lengths = request.headers.values("content-length")
-        if request.headers.contains("transfer-encoding") {
+        if request.facts.hasTransferEncoding {
+            let transferCodings = request.headers.tokens("transfer-encoding")
             guard lengths.isEmpty else { throw .bad("both Transfer-Encoding and Content-Length are present") }
             guard request.version == .http11 else { throw .bad("Transfer-Encoding is not allowed in HTTP/1.0") }
             guard transferCodings.last == "chunked" else {

@@ -1,13 +1,19 @@
-/// A response to send: status, header fields and body. Framing headers (`Content-Length`, `Date`,
-/// `Connection`) are added by ``HTTPResponseEncoder``, never by handlers.
+/// A response to send: a status line and header fields encoded once, and a body. Framing headers
+/// (`Content-Length`, `Date`, `Connection`) are added per send by ``HTTPResponseEncoder``.
 struct HTTPResponse: Sendable {
-    var status: HTTPStatus
-    var headers: [(name: String, value: String)]
+    let status: HTTPStatus
+    /// `HTTP/1.1 <code> <reason>\r\n` and the header fields, each ending in CRLF.
+    let head: [UInt8]
     var body: [UInt8]
 
     init(status: HTTPStatus, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.init(status: status, head: HTTPResponseEncoder.statusAndFields(status, headers), body: body)
+    }
+
+    /// A response whose head was encoded ahead of time (see ``PreparedScenario``).
+    init(status: HTTPStatus, head: [UInt8], body: [UInt8]) {
         self.status = status
-        self.headers = headers
+        self.head = head
         self.body = body
     }
 
@@ -20,38 +26,58 @@ struct HTTPResponse: Sendable {
     }
 }
 
-/// Writes a status line and header section (RFC 9112 §4, §5). Pure; the `Date` value is passed in.
+/// Writes status lines and header sections (RFC 9112 §4, §5). Pure; the `Date` value is passed in.
 enum HTTPResponseEncoder {
-    /// The head of `response`, ending with the empty line. The body is written separately, uncopied.
+    /// The full head of `response`, ending with the empty line. The body is written separately, uncopied.
     /// - Parameters:
-    ///   - contentLength: The length to announce; differs from the body only for HEAD and `truncated_body`.
+    ///   - contentLength: The length to announce; differs from the body only for `truncated_body`.
     static func head(
         _ response: HTTPResponse,
         contentLength: Int,
         keepAlive: Bool,
         date: [UInt8]
     ) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(160 + response.headers.count * 40)
-        bytes.append(contentsOf: "HTTP/1.1 \(response.status.code) \(response.status.reason)\r\n".utf8)
-        for (name, value) in response.headers {
-            append(name, value, to: &bytes)
+        var bytes = response.head
+        bytes.reserveCapacity(bytes.count + 96)
+        if response.status.code != 204 && response.status.code != 304 {
+            bytes.append(contentsOf: contentLengthPrefix)
+            appendDecimal(contentLength, to: &bytes)
+            bytes.append(13)
+            bytes.append(10)
         }
-        bytes.append(contentsOf: "Content-Length: \(contentLength)\r\n".utf8)
-        bytes.append(contentsOf: "Date: ".utf8)
+        bytes.append(contentsOf: datePrefix)
         bytes.append(contentsOf: date)
-        bytes.append(contentsOf: keepAlive ? "\r\nConnection: keep-alive\r\n\r\n".utf8 : "\r\nConnection: close\r\n\r\n".utf8)
+        bytes.append(contentsOf: keepAlive ? keepAliveSuffix : closeSuffix)
+        return bytes
+    }
+
+    /// The status line and `fields`, CRLF-terminated; CR and LF inside names or values are dropped so
+    /// no contract value can split the response.
+    static func statusAndFields(_ status: HTTPStatus, _ fields: [(name: String, value: String)]) -> [UInt8] {
+        var bytes = Array("HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
+        for (name, value) in fields {
+            bytes.append(contentsOf: name.utf8.filter { $0 != 13 && $0 != 10 && $0 != UInt8(ascii: ":") })
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: value.utf8.filter { $0 != 13 && $0 != 10 })
+            bytes.append(contentsOf: "\r\n".utf8)
+        }
         return bytes
     }
 
     /// `100 Continue`, for a request that sent `Expect: 100-continue`.
     static let continueHead: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    private static func append(_ name: String, _ value: String, to bytes: inout [UInt8]) {
-        // Header values come from contract files; drop CR and LF so no value can split the response.
-        bytes.append(contentsOf: name.utf8.filter { $0 != 13 && $0 != 10 && $0 != UInt8(ascii: ":") })
-        bytes.append(contentsOf: ": ".utf8)
-        bytes.append(contentsOf: value.utf8.filter { $0 != 13 && $0 != 10 })
-        bytes.append(contentsOf: "\r\n".utf8)
+    private static let contentLengthPrefix = Array("Content-Length: ".utf8)
+    private static let datePrefix = Array("Date: ".utf8)
+    private static let keepAliveSuffix = Array("\r\nConnection: keep-alive\r\n\r\n".utf8)
+    private static let closeSuffix = Array("\r\nConnection: close\r\n\r\n".utf8)
+
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        guard value >= 10 else {
+            bytes.append(UInt8(ascii: "0") + UInt8(max(0, value)))
+            return
+        }
+        appendDecimal(value / 10, to: &bytes)
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 }

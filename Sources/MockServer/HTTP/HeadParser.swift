@@ -4,66 +4,70 @@ struct HeadParser {
     let limits: HTTPLimits
 
     func parse() throws(HTTPParseError) -> HTTPRequest {
-        var lines = try splitLines()
-        guard !lines.isEmpty else { throw .bad("empty request") }
-        let requestLine = lines.removeFirst()
+        // One pass over the lines; no intermediate arrays.
+        guard let requestLine = try line(from: 0) else { throw .bad("empty request") }
         guard requestLine.count <= limits.requestLineBytes else {
             throw HTTPParseError(.uriTooLong, "request line exceeds \(limits.requestLineBytes) bytes")
-        }
-        guard lines.count <= limits.headerCount else {
-            throw HTTPParseError(.headerFieldsTooLarge, "more than \(limits.headerCount) header fields")
         }
         guard bytes.count - requestLine.count <= limits.headerBytes else {
             throw HTTPParseError(.headerFieldsTooLarge, "header section exceeds \(limits.headerBytes) bytes")
         }
         var request = try parseRequestLine(requestLine)
-        for line in lines {
-            let (name, value) = try parseField(line)
+        var next = requestLine.upperBound + 2
+        while next <= bytes.count, let field = try line(from: next) {
+            guard request.headers.count < limits.headerCount else {
+                throw HTTPParseError(.headerFieldsTooLarge, "more than \(limits.headerCount) header fields")
+            }
+            let (name, value) = try parseField(field)
             request.headers.append(name: name, value: value)
+            request.facts.note(name: name, value: value)
+            next = field.upperBound + 2
         }
         try checkHost(request)
         return request
     }
 
-    private func splitLines() throws(HTTPParseError) -> [Range<Int>] {
-        var lines: [Range<Int>] = []
-        var start = 0
-        var index = 0
+    /// The line starting at `start`, up to (not including) its CRLF or the end of the head.
+    private func line(from start: Int) throws(HTTPParseError) -> Range<Int>? {
+        guard start <= bytes.count else { return nil }
+        var index = start
         while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 13 {
+            switch bytes[index] {
+            case 13:
                 guard index + 1 < bytes.count, bytes[index + 1] == 10 else { throw .bad("bare CR in header section") }
-                lines.append(start..<index)
-                index += 2
-                start = index
-                continue
+                return start..<index
+            case 10:
+                throw .bad("bare LF in header section")
+            default:
+                index += 1
             }
-            if byte == 10 { throw .bad("bare LF in header section") }
-            index += 1
         }
-        lines.append(start..<bytes.count)
-        return lines
+        return start..<index
     }
 
     private func parseRequestLine(_ range: Range<Int>) throws(HTTPParseError) -> HTTPRequest {
-        let line = bytes[range]
-        let parts = line.split(separator: 32, maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw .bad("malformed request line")
-        }
-        guard parts[0].allSatisfy(Self.isTokenByte) else { throw .bad("malformed method") }
-        guard parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else { throw .bad("malformed request target") }
-        let version = try parseVersion(parts[2])
-        let method = String(decoding: parts[0], as: UTF8.self)
-        let target = String(decoding: parts[1], as: UTF8.self)
+        guard let firstSpace = range.first(where: { bytes[$0] == 32 }),
+              let secondSpace = (firstSpace + 1..<range.upperBound).first(where: { bytes[$0] == 32 }),
+              firstSpace > range.lowerBound, secondSpace > firstSpace + 1
+        else { throw .bad("malformed request line") }
+        let methodBytes = UnsafeRawBufferPointer(rebasing: bytes[range.lowerBound..<firstSpace])
+        let targetBytes = UnsafeRawBufferPointer(rebasing: bytes[(firstSpace + 1)..<secondSpace])
+        guard methodBytes.allSatisfy(Self.isTokenByte) else { throw .bad("malformed method") }
+        guard targetBytes.allSatisfy({ $0 > 32 && $0 < 127 }) else { throw .bad("malformed request target") }
+        let version = try parseVersion(UnsafeRawBufferPointer(rebasing: bytes[(secondSpace + 1)..<range.upperBound]))
+        let method = String(decoding: methodBytes, as: UTF8.self)
+        let target = String(decoding: targetBytes, as: UTF8.self)
         let (path, query) = try Self.splitTarget(target, method: method)
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(8)
         return HTTPRequest(method: method, target: target, path: path, query: query, version: version,
-                           headers: HTTPHeaders(), body: [])
+                           headers: headers, body: [])
     }
 
-    private func parseVersion(_ bytes: Slice<UnsafeRawBufferPointer>) throws(HTTPParseError) -> HTTPVersion {
-        let text = Array(bytes)
-        guard text.count == 8, text.starts(with: Array("HTTP/".utf8)), text[6] == UInt8(ascii: "."),
+    private static let versionPrefix: [UInt8] = Array("HTTP/".utf8)
+
+    private func parseVersion(_ text: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPVersion {
+        guard text.count == 8, text.starts(with: Self.versionPrefix), text[6] == UInt8(ascii: "."),
               (48...57).contains(text[5]), (48...57).contains(text[7])
         else { throw .bad("malformed HTTP version") }
         guard text[5] == UInt8(ascii: "1"), text[7] <= UInt8(ascii: "1") else {
@@ -76,25 +80,26 @@ struct HeadParser {
     private static func splitTarget(_ target: String, method: String) throws(HTTPParseError)
         -> (Substring, Substring?)
     {
+        let utf8 = target.utf8
         var pathAndQuery = Substring(target)
-        if target == "*" {
-            guard method == "OPTIONS" else { throw .bad("* is only valid for OPTIONS") }
-            return ("*", nil)
-        }
-        if !target.hasPrefix("/") {
-            let lower = target.lowercased()
-            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-                throw .bad("request target must start with / or http://")
+        if utf8.first != UInt8(ascii: "/") {
+            if target == "*" {
+                guard method == "OPTIONS" else { throw .bad("* is only valid for OPTIONS") }
+                return ("*", nil)
             }
-            guard let colon = target.firstIndex(of: ":") else { throw .bad("malformed absolute target") }
-            let afterScheme = target[target.index(colon, offsetBy: 3)...]
-            let pathStart = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
+            let lower = target.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
+                  let colon = utf8.firstIndex(of: UInt8(ascii: ":"))
+            else { throw .bad("request target must start with / or http://") }
+            let afterScheme = target[target.utf8.index(colon, offsetBy: 3)...]
+            let pathStart = afterScheme.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+                ?? afterScheme.endIndex
             guard pathStart != afterScheme.startIndex else { throw .bad("absolute target without a host") }
             pathAndQuery = afterScheme[pathStart...]
-            if pathAndQuery.isEmpty || pathAndQuery.first == "?" { pathAndQuery = "/" + pathAndQuery }
+            if pathAndQuery.utf8.first != UInt8(ascii: "/") { pathAndQuery = "/" + pathAndQuery }
         }
-        guard let mark = pathAndQuery.firstIndex(of: "?") else { return (pathAndQuery, nil) }
-        return (pathAndQuery[..<mark], pathAndQuery[pathAndQuery.index(after: mark)...])
+        guard let mark = pathAndQuery.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (pathAndQuery, nil) }
+        return (pathAndQuery[..<mark], pathAndQuery[pathAndQuery.utf8.index(after: mark)...])
     }
 
     private func parseField(_ range: Range<Int>) throws(HTTPParseError) -> (String, String) {
@@ -117,9 +122,10 @@ struct HeadParser {
     }
 
     private func checkHost(_ request: HTTPRequest) throws(HTTPParseError) {
-        let hosts = request.headers.values("host")
-        guard hosts.count <= 1 else { throw .bad("more than one Host header") }
-        if request.version == .http11 && hosts.isEmpty { throw .bad("HTTP/1.1 request without a Host header") }
+        guard request.facts.hostCount <= 1 else { throw .bad("more than one Host header") }
+        if request.version == .http11 && request.facts.hostCount == 0 {
+            throw .bad("HTTP/1.1 request without a Host header")
+        }
     }
 
     /// RFC 9110 §5.6.2 tchar.

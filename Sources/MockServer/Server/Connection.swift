@@ -15,6 +15,8 @@ final class Connection {
 
     let fd: Int32
     var phase = Phase.active
+    /// The readiness the poller reports for this socket; changed only when it differs.
+    var interest = Interest.read
     var parser: HTTPRequestParser
     /// Bytes read; `inbound[readIndex..<inboundCount]` are not yet consumed by a request.
     var inbound: [UInt8]
@@ -96,17 +98,13 @@ final class Connection {
         return true
     }
 
+    /// Writes the first two queued buffers (a response's head and body) in one writev.
     private func writeQueued() -> System.IOResult {
-        // Gather up to 16 buffers into one writev; pointers stay valid for the duration of the closure.
-        let batch = outbound.prefix(16)
-        func gather(_ index: Int, _ pointers: [UnsafeRawBufferPointer]) -> System.IOResult {
-            guard index < batch.count else { return System.write(fd, pointers) }
-            return batch[batch.startIndex + index].withUnsafeBytes { bytes in
-                let slice = index == 0 ? UnsafeRawBufferPointer(rebasing: bytes[outboundOffset...]) : bytes
-                return gather(index + 1, pointers + [slice])
-            }
+        outbound[0].withUnsafeBytes { first in
+            let remaining = UnsafeRawBufferPointer(rebasing: first[outboundOffset...])
+            guard outbound.count > 1 else { return System.write(fd, remaining, nil) }
+            return outbound[1].withUnsafeBytes { System.write(fd, remaining, $0) }
         }
-        return gather(0, [])
     }
 
     private func consumeOutbound(_ count: Int) {

@@ -166,7 +166,7 @@ final class EventLoop: @unchecked Sendable {
                 // The peer half-closed: finish writing what is queued, then close.
                 guard !connection.outbound.isEmpty else { return close(connection) }
                 connection.closeAfterFlush = true
-                poller.modify(connection.fd, .write)
+                watch(connection, .write)
                 return
             }
         }
@@ -207,7 +207,7 @@ final class EventLoop: @unchecked Sendable {
                 if let entry = reply.entry { handler.journal.append(entry) }
                 if reply.delayMs > 0 {
                     connection.phase = .delayed(reply, request, started: started)
-                    poller.modify(connection.fd, .none)
+                    watch(connection, .none)
                     schedule(connection, afterMilliseconds: reply.delayMs)
                     return
                 }
@@ -229,7 +229,7 @@ final class EventLoop: @unchecked Sendable {
         switch connection.phase {
         case .delayed(let reply, let request, let started):
             connection.phase = .active
-            poller.modify(connection.fd, connection.outbound.isEmpty ? .read : .readWrite)
+            watch(connection, connection.outbound.isEmpty ? .read : .readWrite)
             perform(reply, for: request, on: connection, started: started)
             if connections[connection.fd] === connection, case .active = connection.phase { process(connection) }
         case .holding:
@@ -290,7 +290,7 @@ final class EventLoop: @unchecked Sendable {
             return head.count + part.count
         case .noResponse:
             connection.phase = .holding
-            poller.modify(connection.fd, .none)
+            watch(connection, .none)
             schedule(connection, afterMilliseconds: holdMs)
             return 0
         }
@@ -303,17 +303,17 @@ final class EventLoop: @unchecked Sendable {
 
     private func afterFlush(_ connection: Connection) {
         if !connection.outbound.isEmpty {
-            poller.modify(connection.fd, .readWrite)
+            watch(connection, .readWrite)
             return
         }
         if connection.closeAfterFlush {
             if case .lingering = connection.phase { return }
             System.shutdownWrite(connection.fd)
             connection.phase = .lingering(deadline: System.monotonicNanoseconds() + 2_000_000_000)
-            poller.modify(connection.fd, .read)
+            watch(connection, .read)
             return
         }
-        poller.modify(connection.fd, .read)
+        watch(connection, .read)
         if case .active = connection.phase, connection.hasUnconsumedInput { process(connection) }
     }
 
@@ -373,6 +373,13 @@ final class EventLoop: @unchecked Sendable {
                 close(connection)
             }
         }
+    }
+
+    /// Changes what the poller reports for a connection, skipping the system call when nothing changes.
+    private func watch(_ connection: Connection, _ interest: Interest) {
+        guard connection.interest != interest else { return }
+        connection.interest = interest
+        poller.modify(connection.fd, interest)
     }
 
     private func remove(_ connection: Connection) {

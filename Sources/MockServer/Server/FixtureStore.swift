@@ -4,6 +4,7 @@ import ContractModel
 /// fixture is served on the next request without a restart while an unchanged one costs one `stat`.
 final class FixtureStore: Sendable {
     private struct Entry {
+        let path: String
         let modified: Int
         let size: Int
         let bytes: [UInt8]
@@ -18,20 +19,26 @@ final class FixtureStore: Sendable {
     /// - Parameter relativePath: Resolved by ``FixturePath/resolve(_:parameters:)``, so it holds no
     ///   `..`; checked again here because this is the last line before the file system.
     func bytes(at relativePath: String) -> [UInt8]? {
-        guard !relativePath.hasPrefix("/"), !relativePath.utf8.contains(0),
-              !relativePath.split(separator: "/").contains(where: { $0 == ".." || $0 == "." })
-        else { return nil }
-        let path = root + "/" + relativePath
+        let cached = cache.withValue { $0[relativePath] }
+        if cached == nil && !Self.staysInside(relativePath) { return nil }
+        let path = cached?.path ?? root + "/" + relativePath
         guard let stamp = System.fileStamp(path) else {
-            cache.withValue { $0[relativePath] = nil }
+            if cached != nil { cache.withValue { $0[relativePath] = nil } }
             return nil
         }
-        if let entry = cache.withValue({ $0[relativePath] }), entry.modified == stamp.modified,
-           entry.size == stamp.size {
-            return entry.bytes
+        if let cached, cached.modified == stamp.modified, cached.size == stamp.size {
+            return cached.bytes
         }
         guard let bytes = System.readFile(path) else { return nil }
-        cache.withValue { $0[relativePath] = Entry(modified: stamp.modified, size: stamp.size, bytes: bytes) }
+        cache.withValue { $0[relativePath] = Entry(path: path, modified: stamp.modified, size: stamp.size, bytes: bytes) }
         return bytes
+    }
+
+    private static func staysInside(_ relativePath: String) -> Bool {
+        let bytes = relativePath.utf8
+        guard bytes.first != UInt8(ascii: "/"), !bytes.contains(0) else { return false }
+        return !bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains {
+            $0.elementsEqual("..".utf8) || $0.elementsEqual(".".utf8) || $0.isEmpty
+        }
     }
 }

@@ -4,12 +4,13 @@ import ContractModel
 public struct JournalEntry: Sendable, Codable, Equatable {
     /// Increases by one per request, across clears.
     public internal(set) var sequence: Int
-    /// ISO 8601, UTC, with milliseconds.
-    public let time: String
+    /// Wall-clock time of arrival; formatted only when read, so recording costs nothing extra.
+    let seconds: Int
+    let milliseconds: Int
     public let method: String
     public let target: String
-    /// Header fields in arrival order, as `[name, value]` pairs.
-    public let headers: [[String]]
+    /// The header fields as parsed, shared with the request rather than copied.
+    let fields: [(name: String, value: String)]
     public let bodySize: Int
     /// The contract endpoint the request matched, if any.
     public let endpoint: String?
@@ -22,9 +23,73 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// How the request broke its contract; empty when it conformed.
     public let violations: [String]
 
+    /// ISO 8601, UTC, with milliseconds.
+    public var time: String { HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds) }
+
+    /// Header fields in arrival order, as `[name, value]` pairs.
+    public var headers: [[String]] { fields.map { [$0.name, $0.value] } }
+
     /// The first value of header `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.first?.lowercased() == name.lowercased() }?.last
+        fields.first { HTTPHeaders.equal($0.name, name) }?.value
+    }
+
+    init(method: String, target: String, fields: [(name: String, value: String)], bodySize: Int, endpoint: String?,
+         scenario: String?, status: Int?, fault: String?, violations: [String]) {
+        (seconds, milliseconds) = System.wallClock()
+        sequence = 0
+        self.method = method
+        self.target = target
+        self.fields = fields
+        self.bodySize = bodySize
+        self.endpoint = endpoint
+        self.scenario = scenario
+        self.status = status
+        self.fault = fault
+        self.violations = violations
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case sequence, time, method, target, headers, bodySize, endpoint, scenario, status, fault, violations
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sequence, forKey: .sequence)
+        try container.encode(time, forKey: .time)
+        try container.encode(method, forKey: .method)
+        try container.encode(target, forKey: .target)
+        try container.encode(headers, forKey: .headers)
+        try container.encode(bodySize, forKey: .bodySize)
+        try container.encodeIfPresent(endpoint, forKey: .endpoint)
+        try container.encodeIfPresent(scenario, forKey: .scenario)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encodeIfPresent(fault, forKey: .fault)
+        try container.encode(violations, forKey: .violations)
+    }
+
+    /// Reads an entry as `GET /__mock/journal` writes it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sequence = try container.decode(Int.self, forKey: .sequence)
+        let time = try container.decode(String.self, forKey: .time)
+        (seconds, milliseconds) = HTTPDate.parseISO8601(time) ?? (0, 0)
+        method = try container.decode(String.self, forKey: .method)
+        target = try container.decode(String.self, forKey: .target)
+        fields = try container.decode([[String]].self, forKey: .headers).map { ($0.first ?? "", $0.last ?? "") }
+        bodySize = try container.decode(Int.self, forKey: .bodySize)
+        endpoint = try container.decodeIfPresent(String.self, forKey: .endpoint)
+        scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
+        status = try container.decodeIfPresent(Int.self, forKey: .status)
+        fault = try container.decodeIfPresent(String.self, forKey: .fault)
+        violations = try container.decode([String].self, forKey: .violations)
+    }
+
+    public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
+        lhs.sequence == rhs.sequence && lhs.seconds == rhs.seconds && lhs.milliseconds == rhs.milliseconds
+            && lhs.method == rhs.method && lhs.target == rhs.target && lhs.headers == rhs.headers
+            && lhs.bodySize == rhs.bodySize && lhs.endpoint == rhs.endpoint && lhs.scenario == rhs.scenario
+            && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations
     }
 }
 

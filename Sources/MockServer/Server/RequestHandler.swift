@@ -10,6 +10,7 @@ final class RequestHandler: Sendable {
     let fixtures: FixtureStore
     let journal: Journal
     private let admin: AdminAPI
+    private let prepared: [String: [String: PreparedScenario]]
 
     init(contracts: ContractSet, serverScenario: String?, journalCapacity: Int) {
         router = Router(endpoints: contracts.endpoints)
@@ -17,6 +18,7 @@ final class RequestHandler: Sendable {
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
         journal = Journal(capacity: journalCapacity)
         admin = AdminAPI(contracts: contracts, scenarios: scenarios, journal: journal)
+        prepared = PreparedScenario.table(for: contracts.endpoints)
     }
 
     func handle(_ request: HTTPRequest) -> Reply {
@@ -91,16 +93,11 @@ final class RequestHandler: Sendable {
             reply = Reply(action: .fault(fault, body: body, contentType: contentType), holdMs: scenario.holdMs,
                           entry: entry(request, endpoint: endpoint, scenario: scenario.name, fault: fault.rawValue))
         } else {
-            let status = HTTPStatus(scenario.status ?? 200)
-            var headers: [(name: String, value: String)] = body.isEmpty ? [] : [("Content-Type", contentType)]
-            headers += scenario.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            if status.code == 401 && !scenario.headers.keys.contains(where: { $0.lowercased() == "www-authenticate" }) {
-                headers.append(("WWW-Authenticate", "Bearer"))
-            }
-            headers.append(("X-Mock-Endpoint", endpoint.id))
-            headers.append(("X-Mock-Scenario", scenario.name))
-            reply = .respond(HTTPResponse(status: status, headers: headers, body: body),
-                             entry: entry(request, endpoint: endpoint, scenario: scenario.name, status: status.code))
+            let prepared = self.prepared[endpoint.id]?[scenario.name]
+                ?? PreparedScenario(endpoint: endpoint, scenario: scenario)
+            reply = .respond(prepared.response(body: body),
+                             entry: entry(request, endpoint: endpoint, scenario: scenario.name,
+                                          status: prepared.status.code))
         }
         reply.delayMs = scenario.delayMs
         reply.scenario = scenario.name
@@ -115,11 +112,8 @@ final class RequestHandler: Sendable {
         fault: String? = nil,
         violations: [String] = []
     ) -> JournalEntry {
-        let (seconds, milliseconds) = System.wallClock()
-        return JournalEntry(
-            sequence: 0, time: HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds),
-            method: request.method, target: request.target,
-            headers: request.headers.fields.map { [$0.name, $0.value] }, bodySize: request.body.count,
-            endpoint: endpoint?.id, scenario: scenario, status: status, fault: fault, violations: violations)
+        JournalEntry(method: request.method, target: request.target, fields: request.headers.fields,
+                     bodySize: request.body.count, endpoint: endpoint?.id, scenario: scenario, status: status,
+                     fault: fault, violations: violations)
     }
 }

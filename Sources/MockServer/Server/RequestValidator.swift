@@ -21,15 +21,18 @@ struct RequestValidator {
                 result.violations.append("path parameter \(name): \"\(value)\" is not \(article(type))")
             }
         }
-        if let items = PercentDecoding.queryItems(request.query) {
-            check(fields: requirements.query, values: Dictionary(items, uniquingKeysWith: { first, _ in first }),
-                  what: "query parameter", into: &result.violations)
-        } else {
-            result.violations.append("query string has a malformed percent-escape")
+        if !requirements.query.isEmpty {
+            if let items = PercentDecoding.queryItems(request.query) {
+                check(fields: requirements.query, value: { name in items.first { $0.name == name }?.value },
+                      what: "query parameter", into: &result.violations)
+            } else {
+                result.violations.append("query string has a malformed percent-escape")
+            }
         }
-        var headerValues: [String: String] = [:]
-        for name in requirements.headers.keys { headerValues[name] = request.headers[name] }
-        check(fields: requirements.headers, values: headerValues, what: "header", into: &result.violations)
+        if !requirements.headers.isEmpty {
+            check(fields: requirements.headers, value: { request.headers[$0] }, what: "header",
+                  into: &result.violations)
+        }
         if requirements.bearerAuth && !hasBearerToken(request.headers["authorization"]) {
             result.violations.append("header Authorization: a bearer token (\"Bearer <token>\") is required")
             result.unauthorized = true
@@ -42,12 +45,12 @@ struct RequestValidator {
 
     static func check(
         fields: [String: FieldType],
-        values: [String: String],
+        value lookup: (String) -> String?,
         what: String,
         into violations: inout [String]
     ) {
         for (name, type) in fields.sorted(by: { $0.key < $1.key }) {
-            guard let value = values[name] else {
+            guard let value = lookup(name) else {
                 if !type.isOptional { violations.append("\(what) \(name) is missing") }
                 continue
             }

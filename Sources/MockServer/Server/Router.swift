@@ -37,14 +37,14 @@ struct Router: Sendable {
     }
 }
 
-/// Percent-decoding of request paths and queries (RFC 3986 §2.1).
+/// Percent-decoding of request paths and queries (RFC 3986 §2.1), on bytes rather than Characters.
 enum PercentDecoding {
     /// The path split into decoded segments, or `nil` for a malformed escape.
     ///
     /// Splitting happens before decoding, so `%2F` stays inside its segment and can never add a level.
     static func segments(of path: Substring) -> [String]? {
         var segments: [String] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+        for part in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
             guard let decoded = decode(part) else { return nil }
             segments.append(decoded)
         }
@@ -55,29 +55,37 @@ enum PercentDecoding {
     static func queryItems(_ query: Substring?) -> [(name: String, value: String)]? {
         guard let query, !query.isEmpty else { return [] }
         var items: [(String, String)] = []
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]), let value = parts.count > 1 ? decode(parts[1]) : "" else { return nil }
+        for pair in query.utf8.split(separator: UInt8(ascii: "&")) {
+            let separator = pair.firstIndex(of: UInt8(ascii: "="))
+            guard let name = decode(pair[..<(separator ?? pair.endIndex)]) else { return nil }
+            var value = ""
+            if let separator {
+                guard let decoded = decode(pair[pair.index(after: separator)...]) else { return nil }
+                value = decoded
+            }
             items.append((name, value))
         }
         return items
     }
 
-    static func decode(_ text: Substring) -> String? {
-        guard text.contains("%") else { return String(text) }
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
+    static func decode(_ text: Substring) -> String? { decode(text.utf8[...]) }
+
+    static func decode(_ bytes: Substring.UTF8View.SubSequence) -> String? {
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(Substring(bytes)) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var iterator = bytes.makeIterator()
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
+                decoded.append(byte)
                 continue
             }
             guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
                 return nil
             }
-            bytes.append(high << 4 | low)
+            decoded.append(high << 4 | low)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: decoded, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -137,12 +137,21 @@ enum System {
         }
     }
 
-    /// Writes up to `buffers` in one call, gathering them without copying.
-    static func write(_ fd: Int32, _ buffers: [UnsafeRawBufferPointer]) -> IOResult {
-        var vectors = buffers.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress),
-                                          iov_len: $0.count) }
+    /// Writes `first` and then `second` in one call, gathering them without copying.
+    static func write(_ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?) -> IOResult {
+        var vectors = (
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: second?.baseAddress), iov_len: second?.count ?? 0))
+        let count = second == nil ? 1 : 2
+        return withUnsafeMutableBytes(of: &vectors) { raw in
+            guard let base = raw.baseAddress else { return .closed }
+            return gatherWrite(fd, base.assumingMemoryBound(to: iovec.self), count)
+        }
+    }
+
+    private static func gatherWrite(_ fd: Int32, _ vectors: UnsafeMutablePointer<iovec>, _ count: Int) -> IOResult {
         while true {
-            let count = writev(fd, &vectors, Int32(vectors.count))
+            let count = writev(fd, vectors, Int32(count))
             if count >= 0 { return .bytes(count) }
             switch errno {
             case EINTR: continue
