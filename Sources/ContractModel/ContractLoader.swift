@@ -35,7 +35,8 @@ public enum ContractLoader {
             do {
                 document = try JSONValue.parse(bytes)
             } catch {
-                problems.append(ContractProblem(file: file, path: "$", reason: "not valid JSON: \(describe(error))"))
+                let reason = JSONSyntax.firstError(in: bytes) ?? describe(error)
+                problems.append(ContractProblem(file: file, path: "$", reason: "not valid JSON: \(reason)"))
                 continue
             }
             var parser = ContractParser(file: file)
@@ -121,7 +122,7 @@ public enum ContractLoader {
             do {
                 _ = try JSONValue.parse(bytes)
             } catch {
-                return "fixture \"\(body)\" is not valid JSON (\(describe(error))); "
+                return "fixture \"\(body)\" is not valid JSON (\(JSONSyntax.firstError(in: bytes) ?? describe(error))); "
                     + "put deliberately broken fixtures under a \"\(malformedFolder)/\" folder"
             }
         }

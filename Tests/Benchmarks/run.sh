@@ -131,7 +131,7 @@ PY
 )
 
 # --- a URLSession client loop against our server -------------------------------------------------
-swiftc -O -swift-version 6 Tests/Benchmarks/URLSessionLoop.swift -o "$WORK/urlsession-loop" 2>/dev/null
+swiftc -O -swift-version 6 -parse-as-library Tests/Benchmarks/URLSessionLoop.swift -o "$WORK/urlsession-loop"
 CLIENT=$("$WORK/urlsession-loop" "http://127.0.0.1:$OUR_PORT$TARGET")
 
 echo

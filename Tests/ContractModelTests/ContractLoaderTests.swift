@@ -115,3 +115,27 @@ struct ContractLoaderTests {
         #expect(try problems(contract(scenarios: scenarios)).count >= 2)
     }
 }
+
+struct JSONSyntaxTests {
+    @Test(arguments: [
+        ("{ \"a\": 1 \n  \"b\": 2 }", "line 2, column 3: expected ',' or '}'"),
+        ("{ \"a\": tru }", "line 1, column 8: expected true"),
+        ("[1, 2", "line 1, column 6: unexpected end of the document"),
+        ("{ \"a\": \"x }", "line 1, column 8: unterminated string"),
+        ("{} {}", "line 1, column 4: unexpected text after the document"),
+    ])
+    func invalidJSON_IsLocated(text: String, message: String) throws {
+        let problems: [ContractProblem]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("syntax-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: directory.appendingPathComponent("bad.json"))
+        do {
+            _ = try ContractLoader.load(contractsDirectory: directory.path, fixturesDirectory: directory.path)
+            problems = []
+        } catch {
+            problems = error.problems
+        }
+        #expect(problems.map(\.reason) == ["not valid JSON: " + message])
+    }
+}

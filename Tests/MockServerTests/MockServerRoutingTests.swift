@@ -143,3 +143,17 @@ struct MockServerRoutingTests {
 struct ContractLoadErrorMatcher: Error {
     init(_ error: any Error) {}
 }
+
+struct JournalCodingTests {
+    @Test func journalEntry_RoundTripsThroughTheAdminJSON() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            _ = try client.get("/api/products/1", headers: ["X-Trace": "round-trip"])
+            let response = try client.get("/__mock/journal?endpoint=productDetail")
+            let decoded = try JSONDecoder().decode([JournalEntry].self, from: Data(response.body))
+            #expect(decoded == server.journal.entries().filter { $0.endpoint == "productDetail" })
+            #expect(decoded.last?.header("X-TRACE") == "round-trip")
+            #expect(decoded.last?.time.hasSuffix("Z") == true)
+        }
+    }
+}

@@ -37,7 +37,7 @@ final class Connection {
     init(fd: Int32, limits: HTTPLimits, now: UInt64) {
         self.fd = fd
         self.parser = HTTPRequestParser(limits: limits)
-        self.inbound = [UInt8](repeating: 0, count: 16 * 1024)
+        self.inbound = [UInt8](repeating: 0, count: 4096)
         self.lastActivity = now
     }
 
@@ -72,7 +72,7 @@ final class Connection {
         if readIndex == inboundCount {
             readIndex = 0
             inboundCount = 0
-            if inbound.count > 64 * 1024 { inbound = [UInt8](repeating: 0, count: 16 * 1024) }
+            if inbound.count > 64 * 1024 { inbound = [UInt8](repeating: 0, count: 4096) }
         }
     }
 

@@ -1,0 +1,17 @@
+// libFuzzer target for the contract parser: any bytes in, a contract or a list of problems out,
+// never a crash. Compiled with ContractModel's sources by Tests/Fuzz/run.sh.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzContractParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    guard let document = try? JSONValue.parse(bytes) else { return 0 }
+    var parser = ContractParser(file: "fuzz.json")
+    if let contract = parser.parse(document) {
+        for endpoint in contract.endpoints {
+            _ = endpoint.path.match(["api", "products", "1"])
+            for scenario in endpoint.scenarios {
+                if let body = scenario.body { _ = FixturePath.resolve(body, parameters: ["id": "1"]) }
+            }
+        }
+    }
+    return 0
+}

@@ -1,0 +1,29 @@
+// libFuzzer target for the HTTP request parser and the chunked decoder (compiled with the parser's
+// sources by Tests/Fuzz/run.sh; not part of the package). Feeds the input whole and then in pieces,
+// and checks that both agree and that nothing crashes, hangs or reads out of bounds.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let limits = HTTPLimits(requestLineBytes: 512, headerBytes: 2048, headerCount: 20, bodyBytes: 4096)
+    let whole = HTTPRequestParser.parseAll(bytes, limits: limits)
+
+    // The same bytes arriving in three reads must give the same outcome.
+    var parser = HTTPRequestParser(limits: limits)
+    var pieces: HTTPRequestParser.Outcome = .needMore
+    for end in [size / 3, 2 * size / 3, size] {
+        pieces = bytes[..<end].withUnsafeBytes { parser.parse($0) }
+        if case .needMore = pieces { continue }
+        break
+    }
+    switch (whole, pieces) {
+    case (.request(let a, let consumedA), .request(let b, let consumedB)):
+        precondition(consumedA == consumedB && a.body == b.body && a.target == b.target, "split parse differs")
+        precondition(consumedA <= size, "consumed more than was given")
+    case (.failure(let error), _):
+        precondition((400...505).contains(error.status.code), "a rejection without a 4xx/5xx status")
+    default:
+        // A prefix may trip a limit or a different check first; both are rejections, not bugs.
+        break
+    }
+    return 0
+}
