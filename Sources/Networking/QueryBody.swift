@@ -12,6 +12,11 @@ public struct QueryItem: Sendable, Hashable {
         self.name = name
         self.value = value
     }
+
+    /// A dictionary's pairs sorted by name, so the same parameters always encode the same way.
+    static func sorted(_ parameters: [String: String]) -> [QueryItem] {
+        parameters.sorted { $0.key < $1.key }.map { QueryItem($0.key, $0.value) }
+    }
 }
 
 /// Parameters appended to the URL's query string, strictly percent-encoded.
@@ -25,9 +30,7 @@ public struct QueryBody: RequestBody {
     public init(_ items: [QueryItem]) { self.items = items }
 
     /// Parameters from a dictionary, sorted by name.
-    public init(_ parameters: [String: String]) {
-        items = parameters.sorted { $0.key < $1.key }.map { QueryItem($0.key, $0.value) }
-    }
+    public init(_ parameters: [String: String]) { items = QueryItem.sorted(parameters) }
 
     public func apply(to request: inout URLRequest) throws {
         guard !items.isEmpty else { return }
@@ -51,9 +54,7 @@ public struct FormBody: RequestBody {
     public init(_ items: [QueryItem]) { self.items = items }
 
     /// Fields from a dictionary, sorted by name.
-    public init(_ fields: [String: String]) {
-        items = fields.sorted { $0.key < $1.key }.map { QueryItem($0.key, $0.value) }
-    }
+    public init(_ fields: [String: String]) { items = QueryItem.sorted(fields) }
 
     public func apply(to request: inout URLRequest) throws {
         request.httpBody = Data(PercentEncoding.encodePairs(items, spaceAsPlus: true).utf8)

@@ -17,21 +17,21 @@ final class EventLoop: @unchecked Sendable {
         var maxQueuedOutput = 4 * 1024 * 1024
     }
 
-    private let poller: Poller
+    let poller: Poller
     private let listener: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let handler: RequestHandler
-    private let log: AccessLog
-    private let settings: Settings
+    let handler: RequestHandler
+    let log: AccessLog
+    let settings: Settings
     private let stopRequested = Locked(false)
 
-    private var connections: [Int32: Connection] = [:]
+    var connections: [Int32: Connection] = [:]
     private var timers = TimerQueue()
     private var events: [ReadinessEvent] = []
-    private var date = HTTPDate()
+    var date = HTTPDate()
     private var nextSweep: UInt64 = 0
-    private var stopping = false
+    var stopping = false
     private var stopDeadline: UInt64 = 0
     /// A spare descriptor, given up to accept-and-close a connection when the process is out of them.
     private var reserveFD: Int32 = -1
@@ -173,7 +173,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Parses and answers every complete request in the buffer, in order, until one must wait.
-    private func process(_ connection: Connection) {
+    func process(_ connection: Connection) {
         while case .active = connection.phase, !connection.closeAfterFlush,
               connection.outboundBytes <= settings.maxQueuedOutput
         {
@@ -218,7 +218,7 @@ final class EventLoop: @unchecked Sendable {
         connection.resetInboundIfDrained()
     }
 
-    private func schedule(_ connection: Connection, afterMilliseconds milliseconds: Int) {
+    func schedule(_ connection: Connection, afterMilliseconds milliseconds: Int) {
         connection.timerToken &+= 1
         timers.schedule(.init(deadline: System.monotonicNanoseconds() + UInt64(milliseconds) * 1_000_000,
                               fd: connection.fd, token: connection.timerToken))
@@ -236,96 +236,6 @@ final class EventLoop: @unchecked Sendable {
             close(connection)
         case .active, .lingering:
             break
-        }
-    }
-
-    // MARK: - Carrying out replies
-
-    private func perform(_ reply: Reply, for request: HTTPRequest, on connection: Connection, started: UInt64?) {
-        var sent = 0
-        switch reply.action {
-        case .respond(let response):
-            let keepAlive = request.keepAlive && !reply.closeAfter && !stopping
-            let omitBody = request.method == "HEAD" || response.status.code == 204 || response.status.code == 304
-            let head = HTTPResponseEncoder.head(response, contentLength: response.body.count, keepAlive: keepAlive,
-                                                date: date.current())
-            connection.enqueue(head)
-            if !omitBody { connection.enqueue(response.body) }
-            sent = head.count + (omitBody ? 0 : response.body.count)
-            if !keepAlive { connection.closeAfterFlush = true }
-        case .fault(let fault, let body, let contentType):
-            sent = startFault(fault, body: body, contentType: contentType, holdMs: reply.holdMs, on: connection)
-        }
-        log.write(method: request.method, target: request.target, status: reply.status,
-                  fault: reply.entry?.fault, scenario: reply.scenario, bytes: sent,
-                  durationNanoseconds: started.map { System.monotonicNanoseconds() - $0 } ?? 0)
-        if connections[connection.fd] === connection, case .active = connection.phase { write(connection) }
-    }
-
-    /// Starts a fault; returns the bytes it sends.
-    private func startFault(_ fault: Fault, body: [UInt8], contentType: String, holdMs: Int,
-                            on connection: Connection) -> Int {
-        switch fault {
-        case .connectionReset:
-            remove(connection)
-            System.abort(connection.fd)
-            return 0
-        case .emptyResponse:
-            connection.closeAfterFlush = true
-            return 0
-        case .malformedResponse:
-            let garbage = Array("HELLO GARBAGE \u{1}\u{2}\r\nthis is not HTTP\r\n\r\n".utf8)
-            connection.enqueue(garbage)
-            connection.closeAfterFlush = true
-            return garbage.count
-        case .truncatedBody:
-            let announced = max(body.count, 64) * 2
-            let response = HTTPResponse(status: .ok, headers: [("Content-Type", contentType)])
-            let head = HTTPResponseEncoder.head(response, contentLength: announced, keepAlive: true,
-                                                date: date.current())
-            let part = Array(body.prefix(body.count / 2))
-            connection.enqueue(head)
-            connection.enqueue(part)
-            connection.closeAfterFlush = true
-            return head.count + part.count
-        case .noResponse:
-            connection.phase = .holding
-            watch(connection, .none)
-            schedule(connection, afterMilliseconds: holdMs)
-            return 0
-        }
-    }
-
-    private func write(_ connection: Connection) {
-        guard connection.flush() else { return close(connection) }
-        afterFlush(connection)
-    }
-
-    private func afterFlush(_ connection: Connection) {
-        if !connection.outbound.isEmpty {
-            watch(connection, .readWrite)
-            return
-        }
-        if connection.closeAfterFlush {
-            if case .lingering = connection.phase { return }
-            System.shutdownWrite(connection.fd)
-            connection.phase = .lingering(deadline: System.monotonicNanoseconds() + 2_000_000_000)
-            watch(connection, .read)
-            return
-        }
-        watch(connection, .read)
-        if case .active = connection.phase, connection.hasUnconsumedInput { process(connection) }
-    }
-
-    private func discardUntilClosed(_ connection: Connection) {
-        var scratch = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let result = scratch.withUnsafeMutableBytes { System.read(connection.fd, into: $0) }
-            switch result {
-            case .bytes: continue
-            case .wouldBlock: return
-            case .closed: return close(connection)
-            }
         }
     }
 
@@ -376,18 +286,18 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Changes what the poller reports for a connection, skipping the system call when nothing changes.
-    private func watch(_ connection: Connection, _ interest: Interest) {
+    func watch(_ connection: Connection, _ interest: Interest) {
         guard connection.interest != interest else { return }
         connection.interest = interest
         poller.modify(connection.fd, interest)
     }
 
-    private func remove(_ connection: Connection) {
+    func remove(_ connection: Connection) {
         poller.remove(connection.fd)
         connections[connection.fd] = nil
     }
 
-    private func close(_ connection: Connection) {
+    func close(_ connection: Connection) {
         guard connections[connection.fd] === connection else { return }
         remove(connection)
         System.close(connection.fd)

@@ -1,0 +1,92 @@
+import ContractModel
+
+/// Carrying out a ``Reply`` on a connection: writing responses, playing faults, closing politely.
+extension EventLoop {
+    func perform(_ reply: Reply, for request: HTTPRequest, on connection: Connection, started: UInt64?) {
+        var sent = 0
+        switch reply.action {
+        case .respond(let response):
+            let keepAlive = request.keepAlive && !reply.closeAfter && !stopping
+            let omitBody = request.method == "HEAD" || response.status.code == 204 || response.status.code == 304
+            let head = HTTPResponseEncoder.head(response, contentLength: response.body.count, keepAlive: keepAlive,
+                                                date: date.current())
+            connection.enqueue(head)
+            if !omitBody { connection.enqueue(response.body) }
+            sent = head.count + (omitBody ? 0 : response.body.count)
+            if !keepAlive { connection.closeAfterFlush = true }
+        case .fault(let fault, let body, let contentType):
+            sent = startFault(fault, body: body, contentType: contentType, holdMs: reply.holdMs, on: connection)
+        }
+        log.write(method: request.method, target: request.target, status: reply.status,
+                  fault: reply.entry?.fault, scenario: reply.scenario, bytes: sent,
+                  durationNanoseconds: started.map { System.monotonicNanoseconds() - $0 } ?? 0)
+        if connections[connection.fd] === connection, case .active = connection.phase { write(connection) }
+    }
+
+    /// Starts a fault; returns the bytes it sends.
+    private func startFault(_ fault: Fault, body: [UInt8], contentType: String, holdMs: Int,
+                            on connection: Connection) -> Int {
+        switch fault {
+        case .connectionReset:
+            remove(connection)
+            System.abort(connection.fd)
+            return 0
+        case .emptyResponse:
+            connection.closeAfterFlush = true
+            return 0
+        case .malformedResponse:
+            let garbage = Array("HELLO GARBAGE \u{1}\u{2}\r\nthis is not HTTP\r\n\r\n".utf8)
+            connection.enqueue(garbage)
+            connection.closeAfterFlush = true
+            return garbage.count
+        case .truncatedBody:
+            let announced = max(body.count, 64) * 2
+            let response = HTTPResponse(status: .ok, headers: [("Content-Type", contentType)])
+            let head = HTTPResponseEncoder.head(response, contentLength: announced, keepAlive: true,
+                                                date: date.current())
+            let part = Array(body.prefix(body.count / 2))
+            connection.enqueue(head)
+            connection.enqueue(part)
+            connection.closeAfterFlush = true
+            return head.count + part.count
+        case .noResponse:
+            connection.phase = .holding
+            watch(connection, .none)
+            schedule(connection, afterMilliseconds: holdMs)
+            return 0
+        }
+    }
+
+    func write(_ connection: Connection) {
+        guard connection.flush() else { return close(connection) }
+        afterFlush(connection)
+    }
+
+    func afterFlush(_ connection: Connection) {
+        if !connection.outbound.isEmpty {
+            watch(connection, .readWrite)
+            return
+        }
+        if connection.closeAfterFlush {
+            if case .lingering = connection.phase { return }
+            System.shutdownWrite(connection.fd)
+            connection.phase = .lingering(deadline: System.monotonicNanoseconds() + 2_000_000_000)
+            watch(connection, .read)
+            return
+        }
+        watch(connection, .read)
+        if case .active = connection.phase, connection.hasUnconsumedInput { process(connection) }
+    }
+
+    func discardUntilClosed(_ connection: Connection) {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let result = scratch.withUnsafeMutableBytes { System.read(connection.fd, into: $0) }
+            switch result {
+            case .bytes: continue
+            case .wouldBlock: return
+            case .closed: return close(connection)
+            }
+        }
+    }
+}
