@@ -128,6 +128,9 @@ struct ContractParser {
         let body = optionalString(fields["body"], at: path + ".body")
         if let body { checkFixturePath(body, template: template, at: path + ".body") }
         let headers = stringMap(fields["headers"], at: path + ".headers")
+        for (name, value) in headers where name.lowercased() == "www-authenticate" && value.lowercased().hasPrefix("basic") {
+            report(path + ".headers." + name, "a Basic challenge makes URLSession on Linux hang; use \"Bearer\"")
+        }
         let contentType = optionalString(fields["contentType"], at: path + ".contentType")
         let delayMs = integer(fields["delayMs"], at: path + ".delayMs", in: 0...60_000) ?? 0
         let holdMs = integer(fields["holdMs"], at: path + ".holdMs", in: 1...120_000) ?? 10_000

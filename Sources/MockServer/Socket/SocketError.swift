@@ -18,7 +18,7 @@ public enum SocketError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .failed(let operation, let code, let reason):
-            code == EADDRINUSE ? "\(operation): address already in use (another server is running there?)"
+            code == EADDRINUSE ? "address already in use (is another server running there? --port 0 picks a free port)"
                 : "\(operation): \(reason)"
         case .invalidAddress(let host): "\(host) is not an IPv4 address; use for example 127.0.0.1 or 0.0.0.0"
         }

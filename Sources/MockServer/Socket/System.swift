@@ -17,7 +17,8 @@ enum System {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw .invalidAddress(host) }
+        let numericHost = host == "localhost" ? "127.0.0.1" : host
+        guard inet_pton(AF_INET, numericHost, &address.sin_addr) == 1 else { throw .invalidAddress(host) }
 
         #if canImport(Darwin)
         let fd = socket(AF_INET, SOCK_STREAM, 0)
