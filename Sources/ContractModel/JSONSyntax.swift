@@ -76,7 +76,8 @@ enum JSONSyntax {
                 }
                 index += 1
                 skipWhitespace()
-                if index < bytes.count, bytes[index] == close { throw failure("trailing comma") }
+                // Foundation's decoder accepts a trailing comma; so does this scan, to agree with it.
+                if index < bytes.count, bytes[index] == close { index += 1; return }
             }
         }
 

@@ -149,4 +149,23 @@ struct HTTPRequestParserTests {
         #expect(parser.awaitsContinue)
         #expect(parser.isReadingBody)
     }
+
+    /// Found by the fuzzer (a harness bug, not a parser bug): a bare LF early and an overlong request
+    /// line; the whole input and its prefixes must all be rejected, never accepted or crash.
+    @Test func fuzzFinding_BareLFWithOverlongLine_IsRejectedWholeAndInPieces() {
+        let bytes = Array("GE https://age_/\nGET /api/produc3pa ".utf8) + Array(repeating: UInt8(ascii: "^"), count: 700)
+            + [0x16, 0x16, 0x0D, 0x0A, 0x0D, 0x0A]
+        let limits = HTTPLimits(requestLineBytes: 512, headerBytes: 2048, headerCount: 20, bodyBytes: 4096)
+        guard case .failure = HTTPRequestParser.parseAll(bytes, limits: limits) else {
+            Issue.record("accepted"); return
+        }
+        var parser = HTTPRequestParser(limits: limits)
+        for end in [bytes.count / 3, 2 * bytes.count / 3, bytes.count] {
+            switch bytes[..<end].withUnsafeBytes({ parser.parse($0) }) {
+            case .needMore: continue
+            case .failure: return
+            case .request: Issue.record("accepted after \(end) bytes"); return
+            }
+        }
+    }
 }

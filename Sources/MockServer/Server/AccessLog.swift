@@ -20,9 +20,11 @@ public struct AccessLog: Sendable {
         let durationMs: Double
     }
 
+    /// - Parameter started: When the request arrived (monotonic), for the duration; read only when logging.
     func write(method: String, target: String, status: Int?, fault: String?, scenario: String?, bytes: Int,
-               durationNanoseconds: UInt64) {
+               started: UInt64?) {
         guard format != .off else { return }
+        let durationNanoseconds = started.map { System.monotonicNanoseconds() - $0 } ?? 0
         let (seconds, milliseconds) = System.wallClock()
         let time = HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds)
         let durationMs = Double(durationNanoseconds / 1_000) / 1_000

@@ -19,7 +19,7 @@ extension EventLoop {
         }
         log.write(method: request.method, target: request.target, status: reply.status,
                   fault: reply.entry?.fault, scenario: reply.scenario, bytes: sent,
-                  durationNanoseconds: started.map { System.monotonicNanoseconds() - $0 } ?? 0)
+                  started: started)
         if connections[connection.fd] === connection, case .active = connection.phase { write(connection) }
     }
 
