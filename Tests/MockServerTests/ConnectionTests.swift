@@ -31,6 +31,18 @@ struct ConnectionTests {
         }
     }
 
+    @Test func longPipeline_IsAnsweredInFull_WithoutExhaustingTheStack() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port, timeout: 20)
+            let count = 5_000
+            client.send(String(repeating: "GET /healthChecker HTTP/1.1\r\nHost: a\r\n\r\n", count: count - 1)
+                        + "GET /healthChecker HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+            let (bytes, end) = client.readToEnd()
+            #expect(end == .closed)
+            #expect(String(decoding: bytes, as: UTF8.self).components(separatedBy: "HTTP/1.1 200 OK").count - 1 == count)
+        }
+    }
+
     @Test func http10_IsAnsweredAndClosed() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)

@@ -75,7 +75,6 @@ extension EventLoop {
             return
         }
         watch(connection, .read)
-        if case .active = connection.phase, connection.hasUnconsumedInput { process(connection) }
     }
 
     func discardUntilClosed(_ connection: Connection) {

@@ -129,6 +129,11 @@ final class EventLoop: @unchecked Sendable {
             guard connection.flush() else { return close(connection) }
             afterFlush(connection)
             guard connections[connection.fd] === connection else { return }
+            // Output drained: resume pipelined requests that waited for room (never from inside
+            // `process`, so a long pipeline cannot recurse).
+            if case .active = connection.phase, connection.outbound.isEmpty, connection.hasUnconsumedInput {
+                process(connection)
+            }
         }
         if event.readable || event.failed {
             readAvailable(connection)
