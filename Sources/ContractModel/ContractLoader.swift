@@ -35,8 +35,7 @@ public enum ContractLoader {
             do {
                 document = try JSONValue.parse(bytes)
             } catch {
-                let reason = JSONSyntax.firstError(in: bytes) ?? describe(error)
-                problems.append(ContractProblem(file: file, path: "$", reason: "not valid JSON: \(reason)"))
+                problems.append(ContractProblem(file: file, path: "$", reason: "not valid JSON: \(error)"))
                 continue
             }
             var parser = ContractParser(file: file)
@@ -122,7 +121,7 @@ public enum ContractLoader {
             do {
                 _ = try JSONValue.parse(bytes)
             } catch {
-                return "fixture \"\(body)\" is not valid JSON (\(JSONSyntax.firstError(in: bytes) ?? describe(error))); "
+                return "fixture \"\(body)\" is not valid JSON (\(error)); "
                     + "put deliberately broken fixtures under a \"\(malformedFolder)/\" folder"
             }
         }
@@ -132,14 +131,6 @@ public enum ContractLoader {
     static func isDirectory(_ path: String) -> Bool {
         var isDirectory = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
-    }
-
-    static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            // The underlying error names the line and column; the context only says "not valid JSON".
-            return context.underlyingError.map { "\($0)" } ?? context.debugDescription
-        }
-        return String(describing: error)
     }
 }
 

@@ -37,10 +37,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// Parses `bytes` as one JSON document.
-    /// - Throws: The decoder's error, whose description names the offending position.
-    public static func parse(_ bytes: some Sequence<UInt8>) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    /// Parses `bytes` as one strict JSON document (RFC 8259).
+    /// - Throws: ``JSONReadError`` naming the line, column and reason.
+    public static func parse(_ bytes: some Sequence<UInt8>) throws(JSONReadError) -> JSONValue {
+        try JSONReader.read(Array(bytes))
     }
 
     /// A short name of the value's JSON type, for messages: `object`, `string`, ...

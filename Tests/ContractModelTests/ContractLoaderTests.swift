@@ -117,13 +117,17 @@ struct ContractLoaderTests {
     }
 }
 
-struct JSONSyntaxTests {
+struct JSONReaderTests {
     @Test(arguments: [
         ("{ \"a\": 1 \n  \"b\": 2 }", "line 2, column 3: expected ',' or '}'"),
         ("{ \"a\": tru }", "line 1, column 8: expected true"),
         ("[1, 2", "line 1, column 6: unexpected end of the document"),
         ("{ \"a\": \"x }", "line 1, column 8: unterminated string"),
         ("{} {}", "line 1, column 4: unexpected text after the document"),
+        ("{ \"a\": 1, }", "line 1, column 11: expected a quoted key"),
+        ("[01]", "line 1, column 3: expected ',' or ']'"),
+        ("[1e999]", "line 1, column 2: number out of range"),
+        ("[\"\\x\"]", "line 1, column 3: invalid escape '\\x'"),
     ])
     func invalidJSON_IsLocated(text: String, message: String) throws {
         let problems: [ContractProblem]
@@ -138,5 +142,13 @@ struct JSONSyntaxTests {
             problems = error.problems
         }
         #expect(problems.map(\.reason) == ["not valid JSON: " + message])
+    }
+
+    @Test func values_AreRead_WithEscapesAndSurrogatePairs() throws {
+        let value = try JSONValue.parse(Array(#"{"a": [1, -2.5e1, true, null], "s": "\"\\\/\n\u00e9\ud83d\ude00\ud800"}"#.utf8))
+        #expect(value == .object([
+            "a": .array([.number(1), .number(-25), .bool(true), .null]),
+            "s": .string("\"\\/\n\u{e9}\u{1F600}\u{FFFD}"),
+        ]))
     }
 }
