@@ -27,9 +27,11 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 CORES=$(nproc)
 if [ "$CORES" -ge 2 ]; then SERVER_CPU="taskset -c $((CORES - 1))"; CLIENT_CPU="taskset -c 0"; else SERVER_CPU=""; CLIENT_CPU=""; fi
 
-echo "building mock-server (release)..." >&2
-swift build -c release --product mock-server >/dev/null
-BIN="$(swift build -c release --show-bin-path)/mock-server"
+echo "building mock-server (release, static Swift runtime)..." >&2
+# The Swift runtime linked statically, as one would ship it: it starts about 3 ms sooner.
+RELEASE=(-c release --static-swift-stdlib --scratch-path .build-release)
+swift build "${RELEASE[@]}" --product mock-server >/dev/null
+BIN="$(swift build "${RELEASE[@]}" --show-bin-path)/mock-server"
 
 OUR_PORT=18181
 NGINX_PORT=18182

@@ -15,16 +15,18 @@ import Testing
 struct ExecutableTests {
     /// The executable built next to this test bundle (the test target depends on it).
     static func executableURL() throws -> URL {
-        let testBinary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                             ?? CommandLine.arguments[0])
-        var directory = testBinary.deletingLastPathComponent()
-        // On Darwin the test binary sits inside an .xctest bundle.
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("mock-server")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
+        // Linux: the test binary itself; Darwin: the .xctest bundle, inside the same build folder.
+        let starts = [(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))]
+            + Bundle.allBundles.map { Optional($0.bundlePath) } + [CommandLine.arguments.first]
+        for start in starts.compactMap({ $0 }) {
+            var directory = URL(fileURLWithPath: start).deletingLastPathComponent()
+            while directory.path != "/" {
+                let candidate = directory.appendingPathComponent("mock-server")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
         }
-        throw ExecutableNotFound(near: testBinary.path)
+        throw ExecutableNotFound(near: starts.compactMap { $0 }.joined(separator: ", "))
     }
 
     struct ExecutableNotFound: Error, CustomStringConvertible {

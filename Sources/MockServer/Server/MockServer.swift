@@ -88,8 +88,10 @@ public final class MockServer: Sendable {
     public var port: UInt16 { state.current.port }
 
     /// Binds the socket and starts the event loops; returns once the server accepts connections.
+    /// Calling it on a running server does nothing.
     /// - Throws: ``SocketError`` when the address is invalid or in use.
     public func start() throws(SocketError) {
+        guard state.current.listener < 0 else { return }
         System.ignoreSIGPIPE()
         System.raiseDescriptorLimit()
         let listener = try System.makeListener(host: configuration.host, port: configuration.port, backlog: 1024)
