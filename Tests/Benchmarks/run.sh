@@ -14,7 +14,7 @@ cleanup() {
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
     rm -rf "$WORK"
 }
-trap cleanup EXIT
+trap cleanup EXIT INT TERM
 
 need() { command -v "$1" >/dev/null 2>&1; }
 if ! need wrk || ! need nginx; then
@@ -68,6 +68,8 @@ PIDS+=($!)
 $SERVER_CPU "$BIN" --port $OUR_PORT --log off --threads 1 >"$WORK/ours.log" 2>&1 &
 OUR_PID=$!
 PIDS+=($OUR_PID)
+sleep 0.2
+kill -0 $OUR_PID 2>/dev/null || { echo "our server did not start:"; cat "$WORK/ours.log"; exit 1; }
 
 wait_for() { for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$1$TARGET" && return 0; sleep 0.02; done; echo "port $1 did not answer" >&2; exit 1; }
 wait_for $OUR_PORT

@@ -7,21 +7,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION=${1:-600}
-PORT=18401
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
+trap cleanup EXIT INT TERM
 command -v wrk >/dev/null || apt-get install -y wrk >/dev/null
 
 # The Swift runtime linked statically, as one would ship it: it starts about 3 ms sooner.
 RELEASE=(-c release --static-swift-stdlib --scratch-path .build-release)
 swift build "${RELEASE[@]}" --product mock-server >/dev/null
 BIN="$(swift build "${RELEASE[@]}" --show-bin-path)/mock-server"
-"$BIN" --port $PORT --log off >"$WORK/server.log" 2>&1 &
+"$BIN" --port 0 --log off >"$WORK/server.log" 2>&1 &
 SERVER=$!
 PIDS+=($SERVER)
-until curl -sf -o /dev/null "http://127.0.0.1:$PORT/__mock/health"; do sleep 0.05; done
+# The first line is "listening on http://127.0.0.1:<port>"; --port 0 never collides with a leftover.
+until PORT=$(head -1 "$WORK/server.log" 2>/dev/null | sed -n 's/^listening on http:\/\/127.0.0.1://p') && [ -n "$PORT" ]; do
+    kill -0 $SERVER 2>/dev/null || { echo "FAIL: the server did not start:"; cat "$WORK/server.log"; exit 1; }
+    sleep 0.05
+done
 
 fds() { ls "/proc/$SERVER/fd" | wc -l; }
 rss() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$SERVER/status"; }
@@ -31,7 +34,7 @@ echo "start: RSS $(rss) MiB, $FDS_BEFORE fds"
 cat > "$WORK/mixed.lua" <<'LUA'
 local requests = {
   {"GET", "/api/products?page_no=1&items_per_page=20"}, {"GET", "/api/products/1"}, {"GET", "/api/products/2"},
-  {"GET", "/api/products/404"}, {"GET", "/healthChecker"}, {"HEAD", "/healthChecker"},
+  {"GET", "/api/products/404"}, {"GET", "/healthChecker"}, {"GET", "/api/v1/question/2"},
   {"GET", "/api/products?page_no=x"}, {"GET", "/nothing/here"}, {"DELETE", "/healthChecker"},
   {"GET", "/api/products/..%2f..%2fetc%2fpasswd"}, {"GET", "/api/v1/question/today"},
   {"GET", "/__mock/journal?limit=5"},
