@@ -14,7 +14,8 @@ cleanup() {
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
     rm -rf "$WORK"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap "exit 1" INT TERM
 
 need() { command -v "$1" >/dev/null 2>&1; }
 if ! need wrk || ! need nginx; then
