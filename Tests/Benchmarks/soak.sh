@@ -10,7 +10,8 @@ DURATION=${1:-600}
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap "exit 1" INT TERM
 command -v wrk >/dev/null || apt-get install -y wrk >/dev/null
 
 # The Swift runtime linked statically, as one would ship it: it starts about 3 ms sooner.

@@ -11,14 +11,18 @@ struct HTTPRequestParser: Sendable {
         case failure(HTTPParseError)
     }
 
+    /// Small on purpose (no payloads): it is matched on every call. The request whose body is being
+    /// read and the chunked decoder live beside it.
     private enum State: Sendable {
         case head(scanned: Int)
-        case fixedBody(HTTPRequest, headLength: Int, length: Int)
-        case chunkedBody(HTTPRequest, headLength: Int, decoded: Int, decoder: ChunkedDecoder)
+        case fixedBody(headLength: Int, length: Int)
+        case chunkedBody(headLength: Int, decoded: Int)
     }
 
     let limits: HTTPLimits
     private var state = State.head(scanned: 0)
+    private var pending: HTTPRequest?
+    private var chunked: ChunkedDecoder?
 
     init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
 
@@ -30,11 +34,8 @@ struct HTTPRequestParser: Sendable {
 
     /// Whether the current request asked for `100 Continue` before sending its body.
     var awaitsContinue: Bool {
-        switch state {
-        case .head: false
-        case .fixedBody(let request, _, _), .chunkedBody(let request, _, _, _):
-            request.version == .http11 && request.facts.expectsContinue
-        }
+        guard let pending else { return false }
+        return pending.version == .http11 && pending.facts.expectsContinue
     }
 
     /// Parses from the start of `buffer`, which begins at the current request.
@@ -42,7 +43,7 @@ struct HTTPRequestParser: Sendable {
         do {
             return try step(buffer)
         } catch {
-            state = .head(scanned: 0)
+            reset()
             return .failure(error)
         }
     }
@@ -58,15 +59,20 @@ struct HTTPRequestParser: Sendable {
         case .head(let scanned):
             guard let (request, headLength) = try parseHead(buffer, scanned: scanned) else { return .needMore }
             return try startBody(request, headLength: headLength, buffer: buffer)
-        case .fixedBody(var request, let headLength, let length):
-            guard buffer.count >= headLength + length else { return .needMore }
+        case .fixedBody(let headLength, let length):
+            guard buffer.count >= headLength + length, var request = pending else { return .needMore }
             request.body = Array(UnsafeRawBufferPointer(rebasing: buffer[headLength..<headLength + length]))
-            state = .head(scanned: 0)
+            reset()
             return .request(request, consumed: headLength + length)
-        case .chunkedBody(let request, let headLength, let decoded, var decoder):
-            return try continueChunked(request, headLength: headLength, decoded: decoded, decoder: &decoder,
-                                       buffer: buffer)
+        case .chunkedBody(let headLength, let decoded):
+            return try continueChunked(headLength: headLength, decoded: decoded, buffer: buffer)
         }
+    }
+
+    private mutating func reset() {
+        state = .head(scanned: 0)
+        pending = nil
+        chunked = nil
     }
 
     // MARK: - Head
@@ -121,29 +127,29 @@ struct HTTPRequestParser: Sendable {
             state = .head(scanned: 0)
             return .request(request, consumed: headLength)
         case .length(let length):
-            state = .fixedBody(request, headLength: headLength, length: length)
+            state = .fixedBody(headLength: headLength, length: length)
         case .chunked:
-            state = .chunkedBody(request, headLength: headLength, decoded: 0, decoder: ChunkedDecoder(limits: limits))
+            state = .chunkedBody(headLength: headLength, decoded: 0)
+            chunked = ChunkedDecoder(limits: limits)
         }
+        pending = request
         return try step(buffer)
     }
 
-    private mutating func continueChunked(
-        _ request: HTTPRequest,
-        headLength: Int,
-        decoded: Int,
-        decoder: inout ChunkedDecoder,
-        buffer: UnsafeRawBufferPointer
-    ) throws(HTTPParseError) -> Outcome {
+    private mutating func continueChunked(headLength: Int, decoded: Int, buffer: UnsafeRawBufferPointer)
+        throws(HTTPParseError) -> Outcome
+    {
+        guard var decoder = chunked, var request = pending else { return .needMore }
+        chunked = nil // so the decoder's body is uniquely referenced and grows in place
         let from = headLength + decoded
         let (consumed, done) = try decoder.consume(UnsafeRawBufferPointer(rebasing: buffer[from...]))
         guard done else {
-            state = .chunkedBody(request, headLength: headLength, decoded: decoded + consumed, decoder: decoder)
+            chunked = decoder
+            state = .chunkedBody(headLength: headLength, decoded: decoded + consumed)
             return .needMore
         }
-        var request = request
         request.body = decoder.body
-        state = .head(scanned: 0)
+        reset()
         return .request(request, consumed: from + consumed)
     }
 

@@ -4,8 +4,8 @@ final class Connection {
     enum Phase {
         /// Reading requests and writing responses.
         case active
-        /// Waiting for a `delayMs` to pass before carrying out `reply`.
-        case delayed(Reply, HTTPRequest, started: UInt64)
+        /// Waiting for a `delayMs` to pass before carrying out ``Connection/delayedReply``.
+        case delayed
         /// Holding the connection open without answering (`no_response`).
         case holding
         /// Response sent and FIN queued; waiting for the peer's FIN before closing, so a response is
@@ -14,7 +14,10 @@ final class Connection {
     }
 
     let fd: Int32
+    /// Kept small (no payloads but the linger deadline): it is matched several times per request.
     var phase = Phase.active
+    /// The reply a `.delayed` connection carries out when its timer fires.
+    var delayedReply: (reply: Reply, request: HTTPRequest, started: UInt64)?
     /// The readiness the poller reports for this socket; changed only when it differs.
     var interest = Interest.read
     var parser: HTTPRequestParser

@@ -211,7 +211,8 @@ final class EventLoop: @unchecked Sendable {
                 // Journal on arrival, so a request is visible while its reply is still delayed or held.
                 if let entry = reply.entry { handler.journal.append(entry) }
                 if reply.delayMs > 0 {
-                    connection.phase = .delayed(reply, request, started: started)
+                    connection.phase = .delayed
+                    connection.delayedReply = (reply, request, started)
                     watch(connection, .none)
                     schedule(connection, afterMilliseconds: reply.delayMs)
                     return
@@ -232,7 +233,9 @@ final class EventLoop: @unchecked Sendable {
     private func fire(_ timer: TimerQueue.Timer) {
         guard let connection = connections[timer.fd], connection.timerToken == timer.token else { return }
         switch connection.phase {
-        case .delayed(let reply, let request, let started):
+        case .delayed:
+            guard let (reply, request, started) = connection.delayedReply else { return }
+            connection.delayedReply = nil
             connection.phase = .active
             watch(connection, connection.outbound.isEmpty ? .read : .readWrite)
             perform(reply, for: request, on: connection, started: started)
