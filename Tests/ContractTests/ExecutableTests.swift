@@ -16,8 +16,12 @@ struct ExecutableTests {
     /// The executable built next to this test bundle (the test target depends on it).
     static func executableURL() throws -> URL {
         // Linux: the test binary itself; Darwin: the .xctest bundle, inside the same build folder.
-        let starts = [(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))]
-            + Bundle.allBundles.map { Optional($0.bundlePath) } + [CommandLine.arguments.first]
+        #if canImport(Darwin)
+        let starts = Bundle.allBundles.map { Optional($0.bundlePath) } + [CommandLine.arguments.first]
+        #else
+        let starts = [(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")),
+                      CommandLine.arguments.first]
+        #endif
         for start in starts.compactMap({ $0 }) {
             var directory = URL(fileURLWithPath: start).deletingLastPathComponent()
             while directory.path != "/" {
