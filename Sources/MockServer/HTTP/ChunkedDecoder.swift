@@ -29,9 +29,9 @@ struct ChunkedDecoder: Sendable {
             let byte = bytes[index]
             switch state {
             case .size(let digits):
-                if let value = Self.hexValue(byte) {
+                if let value = byte.hexDigitValue {
                     guard digits < 8 else { throw HTTPParseError(.contentTooLarge, "chunk size too large") }
-                    chunkSize = chunkSize * 16 + value
+                    chunkSize = chunkSize * 16 + Int(value)
                     state = .size(digits: digits + 1)
                 } else if digits == 0 {
                     throw .bad("chunk size is not hexadecimal")
@@ -94,12 +94,15 @@ struct ChunkedDecoder: Sendable {
             throw HTTPParseError(.headerFieldsTooLarge, "trailer section exceeds \(limits.headerBytes) bytes")
         }
     }
+}
 
-    private static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A") + 10)
+extension UInt8 {
+    /// The value of an ASCII hexadecimal digit (`0-9`, `a-f`, `A-F`), or `nil`.
+    var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
         default: nil
         }
     }
