@@ -87,7 +87,6 @@ struct HTTPHeaders: Sendable, Sequence {
             .map { $0.trimmingSpaces().lowercased() }
     }
 
-    func contains(_ name: String) -> Bool { self[name] != nil }
 
     var count: Int { fields.count }
 

@@ -272,13 +272,6 @@ enum System {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
-    /// The description of the current `errno`.
-    static func errorDescription() -> String {
-        String(cString: strerror(errno))
-    }
-
-    static var lastErrno: Int32 { errno }
-
     // MARK: - Threads
 
     /// Starts `body` on a new detached-capable thread and returns a handle to join it.
