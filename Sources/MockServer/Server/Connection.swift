@@ -33,6 +33,7 @@ final class Connection {
     var continueSent = false
     /// When the current request's first byte arrived (for the header and body timeouts), or `nil`.
     var requestStarted: UInt64?
+    /// The last read, or the last write that made progress; drives the idle and write timeouts.
     var lastActivity: UInt64
     /// Invalidates timers of a phase the connection has left.
     var timerToken: UInt64 = 0

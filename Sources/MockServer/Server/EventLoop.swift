@@ -127,6 +127,8 @@ final class EventLoop: @unchecked Sendable {
     private func service(_ connection: Connection, _ event: ReadinessEvent) {
         if event.writable || (event.failed && !connection.outbound.isEmpty) {
             guard connection.flush() else { return close(connection) }
+            // Write progress counts as activity, so a slow reader of a large body is not cut off.
+            connection.lastActivity = System.monotonicNanoseconds()
             afterFlush(connection)
             guard connections[connection.fd] === connection else { return }
             // Output drained: resume pipelined requests that waited for room (never from inside
