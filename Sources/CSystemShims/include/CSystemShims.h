@@ -1,10 +1,11 @@
-// System headers that Swift's Glibc module does not bring in (epoll, accept4), for MockServer's
-// socket layer only.
+// System headers that Swift's Glibc module does not bring in (epoll, accept4, inotify), for
+// MockServer's socket and file layer only.
 #ifndef C_SYSTEM_SHIMS_H
 #define C_SYSTEM_SHIMS_H
 
 #ifdef __linux__
 #include <sys/epoll.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <netinet/tcp.h>
 

@@ -21,6 +21,8 @@ final class EventLoop: @unchecked Sendable {
     private let listener: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
+    /// Readable when a fixture may have changed (see ``FixtureStore/refresh()``), or -1.
+    private let fixtureChanges: Int32
     let handler: RequestHandler
     let log: AccessLog
     let settings: Settings
@@ -36,15 +38,23 @@ final class EventLoop: @unchecked Sendable {
     /// A spare descriptor, given up to accept-and-close a connection when the process is out of them.
     private var reserveFD: Int32 = -1
 
-    init(listener: Int32, handler: RequestHandler, log: AccessLog, settings: Settings) throws(SocketError) {
+    init(
+        listener: Int32,
+        fixtureChanges: Int32?,
+        handler: RequestHandler,
+        log: AccessLog,
+        settings: Settings
+    ) throws(SocketError) {
         self.poller = try Poller()
         self.listener = listener
+        self.fixtureChanges = fixtureChanges ?? -1
         (wakeRead, wakeWrite) = try System.makeWakePipe()
         self.handler = handler
         self.log = log
         self.settings = settings
         try poller.add(listener, .read, exclusive: true)
         try poller.add(wakeRead, .read)
+        if let fixtureChanges { try poller.add(fixtureChanges, .read) }
         reserveFD = System.openReserve()
     }
 
@@ -59,8 +69,14 @@ final class EventLoop: @unchecked Sendable {
             let now = System.monotonicNanoseconds()
             if stopping && (connections.isEmpty || now >= stopDeadline) { break }
             poller.wait(timeoutMilliseconds: waitTimeout(now: now), into: &events)
+            // Fixture changes first: a request that arrived after an edit must see the edit.
+            if fixtureChanges >= 0, events.contains(where: { $0.fd == fixtureChanges }) {
+                handler.fixtures.refresh()
+            }
             for event in events {
-                if event.fd == listener {
+                if event.fd == fixtureChanges {
+                    continue
+                } else if event.fd == listener {
                     acceptAll()
                 } else if event.fd == wakeRead {
                     System.drain(wakeRead)

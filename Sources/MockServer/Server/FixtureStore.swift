@@ -1,7 +1,12 @@
 import ContractModel
 
-/// Fixture files in memory, re-read when their modification time or size changes, so an edited
-/// fixture is served on the next request without a restart while an unchanged one costs one `stat`.
+/// Fixture files in memory, so that an edited fixture is served on the next request without a
+/// restart.
+///
+/// While the server runs on Linux a ``FileWatcher`` reports changes, the event loops call
+/// ``refresh()`` and a cached fixture costs no system call. Without a trustworthy watcher (on macOS,
+/// with a symbolic link in the tree, or out of inotify instances) every use checks the file's
+/// modification time and size with one `stat`, and re-reads it when they changed.
 final class FixtureStore: Sendable {
     private struct Entry {
         let path: String
@@ -10,27 +15,84 @@ final class FixtureStore: Sendable {
         let bytes: [UInt8]
     }
 
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var watcher: FileWatcher?
+        /// False once the watcher has missed or may miss a change; then every use checks the file.
+        var trusted = false
+        /// Counts reported changes, so a file read while one arrives is not cached stale.
+        var generation = 0
+    }
+
     let root: String
-    private let cache = Locked<[String: Entry]>([:])
+    private let state = Locked(State())
 
     init(root: String) { self.root = root }
+
+    /// Starts watching the fixtures folder.
+    /// - Returns: The descriptor the event loops poll for changes, or `nil` when every use checks
+    ///   the file instead.
+    func startWatching() -> Int32? {
+        state.withValue { state in
+            if state.watcher == nil {
+                state.watcher = FileWatcher.start(root: root)
+                state.trusted = state.watcher != nil
+                state.entries = [:]
+            }
+            return state.watcher?.descriptor
+        }
+    }
+
+    /// Whether cached fixtures are trusted until the watcher reports a change (otherwise every use
+    /// checks the file).
+    var isWatching: Bool { state.withValue { $0.trusted } }
+
+    /// Stops watching and closes the descriptor; call once no event loop polls it any more.
+    func stopWatching() {
+        state.withValue { state in
+            state.watcher = nil
+            state.trusted = false
+        }
+    }
+
+    /// Takes in the watcher's pending notifications; called by an event loop when its descriptor is
+    /// readable, before that loop serves any request of the same wake-up.
+    func refresh() {
+        state.withValue { state in
+            guard let watcher = state.watcher else { return }
+            switch watcher.drain() {
+            case .none:
+                return
+            case .changed:
+                break
+            case .unreliable:
+                state.trusted = false
+            }
+            state.entries = [:]
+            state.generation += 1
+        }
+    }
 
     /// The file's bytes, or `nil` when there is no such regular file inside the fixtures folder.
     /// - Parameter relativePath: Resolved by ``FixturePath/resolve(_:parameters:)``, so it holds no
     ///   `..`; checked again here because this is the last line before the file system.
     func bytes(at relativePath: String) -> [UInt8]? {
-        let cached = cache.withValue { $0[relativePath] }
+        let (cached, trusted, generation) = state.withValue { ($0.entries[relativePath], $0.trusted, $0.generation) }
+        if trusted, let cached { return cached.bytes }
         if cached == nil && !Self.staysInside(relativePath) { return nil }
         let path = cached?.path ?? root + "/" + relativePath
         guard let stamp = System.fileStamp(path) else {
-            if cached != nil { cache.withValue { $0[relativePath] = nil } }
+            if cached != nil { state.withValue { $0.entries[relativePath] = nil } }
             return nil
         }
         if let cached, cached.modified == stamp.modified, cached.size == stamp.size {
             return cached.bytes
         }
         guard let bytes = System.readFile(path) else { return nil }
-        cache.withValue { $0[relativePath] = Entry(path: path, modified: stamp.modified, size: stamp.size, bytes: bytes) }
+        let entry = Entry(path: path, modified: stamp.modified, size: stamp.size, bytes: bytes)
+        state.withValue { state in
+            if state.generation == generation { state.entries[relativePath] = entry }
+        }
         return bytes
     }
 

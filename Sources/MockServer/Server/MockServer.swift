@@ -102,6 +102,7 @@ public final class MockServer: Sendable {
         let log = AccessLog(format: configuration.logFormat)
         var loops: [EventLoop] = []
         var threads: [System.ThreadHandle] = []
+        let fixtureChanges = handler.fixtures.startWatching()
         do {
             #if os(Linux)
             let count = max(1, configuration.threads)
@@ -109,13 +110,15 @@ public final class MockServer: Sendable {
             let count = 1 // poll(2) loops cannot share a listener fairly; one loop serves a laptop well.
             #endif
             for _ in 0..<count {
-                let loop = try EventLoop(listener: listener, handler: handler, log: log, settings: settings)
+                let loop = try EventLoop(listener: listener, fixtureChanges: fixtureChanges, handler: handler,
+                                         log: log, settings: settings)
                 loops.append(loop)
                 threads.append(try System.startThread { loop.run() })
             }
         } catch {
             loops.forEach { $0.requestStop() }
             threads.forEach { $0.join() }
+            handler.fixtures.stopWatching()
             System.close(listener)
             throw error
         }
@@ -135,7 +138,10 @@ public final class MockServer: Sendable {
         }
         running.loops.forEach { $0.requestStop() }
         running.threads.forEach { $0.join() }
-        if running.listener >= 0 { System.close(running.listener) }
+        if running.listener >= 0 {
+            handler.fixtures.stopWatching()
+            System.close(running.listener)
+        }
     }
 
     /// Makes `scenario` the active scenario of endpoint `endpointID` (as `PUT /__mock/scenarios/{id}`).

@@ -1,0 +1,114 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// The fixture cache against real files: what a watched store serves after each kind of change, and
+/// that a tree the watcher cannot see whole falls back to checking every file.
+@Suite(.serialized)
+struct FixtureStoreTests {
+    private let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("health"),
+                                                withIntermediateDirectories: true)
+        try write("OK", to: "health/ok.txt")
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: root.appendingPathComponent(path))
+    }
+
+    private func text(_ store: FixtureStore, _ path: String) -> String? {
+        store.bytes(at: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private func removeRoot() { try? FileManager.default.removeItem(at: root) }
+
+    #if os(Linux)
+    @Test func watchedStore_ServesEditsAfterRefresh() throws {
+        defer { removeRoot() }
+        let store = FixtureStore(root: root.path)
+        #expect(store.startWatching() != nil)
+        defer { store.stopWatching() }
+        #expect(store.isWatching)
+        #expect(text(store, "health/ok.txt") == "OK")
+
+        try write("edited in place", to: "health/ok.txt")
+        store.refresh()
+        #expect(text(store, "health/ok.txt") == "edited in place")
+
+        try Data("replaced".utf8).write(to: root.appendingPathComponent("health/ok.txt"), options: .atomic)
+        store.refresh()
+        #expect(text(store, "health/ok.txt") == "replaced")
+
+        try FileManager.default.removeItem(at: root.appendingPathComponent("health/ok.txt"))
+        store.refresh()
+        #expect(store.bytes(at: "health/ok.txt") == nil)
+        #expect(store.isWatching)
+    }
+
+    @Test func watchedStore_SeesFilesInDirectoriesCreatedLater() throws {
+        defer { removeRoot() }
+        let store = FixtureStore(root: root.path)
+        _ = store.startWatching()
+        defer { store.stopWatching() }
+        #expect(store.bytes(at: "later/new.json") == nil)
+
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("later"),
+                                                withIntermediateDirectories: true)
+        try write("1", to: "later/new.json")
+        store.refresh()
+        #expect(text(store, "later/new.json") == "1")
+
+        // The new directory is watched too: an edit inside it is reported.
+        try write("2", to: "later/new.json")
+        store.refresh()
+        #expect(text(store, "later/new.json") == "2")
+        #expect(store.isWatching)
+    }
+
+    @Test func symbolicLinkAddedLater_FallsBackToCheckingEveryFile() throws {
+        defer { removeRoot() }
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
+        try Data("outside".utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let store = FixtureStore(root: root.path)
+        _ = store.startWatching()
+        defer { store.stopWatching() }
+
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("health/linked.txt"),
+                                                   withDestinationURL: outside)
+        store.refresh()
+        #expect(!store.isWatching)
+        #expect(text(store, "health/linked.txt") == "outside")
+        // An edit behind the link, with no refresh at all, is still served.
+        try Data("outside, edited".utf8).write(to: outside)
+        #expect(text(store, "health/linked.txt") == "outside, edited")
+    }
+    #endif
+
+    @Test func treeWithSymbolicLink_IsNotWatched_AndEveryUseChecksTheFile() throws {
+        defer { removeRoot() }
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("alias"),
+                                                   withDestinationURL: root.appendingPathComponent("health"))
+        let store = FixtureStore(root: root.path)
+        #expect(store.startWatching() == nil)
+        #expect(!store.isWatching)
+        #expect(text(store, "alias/ok.txt") == "OK")
+        try write("edited", to: "health/ok.txt")
+        #expect(text(store, "alias/ok.txt") == "edited")
+        #expect(text(store, "health/ok.txt") == "edited")
+    }
+
+    @Test func pathsLeavingTheFolder_AreRefused() throws {
+        defer { removeRoot() }
+        let store = FixtureStore(root: root.path + "/health")
+        _ = store.startWatching()
+        defer { store.stopWatching() }
+        for path in ["../health/ok.txt", "/etc/passwd", "./ok.txt", "a//b", "ok.txt\0"] {
+            #expect(store.bytes(at: path) == nil, "\(path)")
+        }
+        #expect(text(store, "ok.txt") == "OK")
+    }
+}
