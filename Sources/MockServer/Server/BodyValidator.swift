@@ -52,7 +52,7 @@ enum BodyValidator {
             return ["form body has a malformed percent-escape"]
         }
         var violations: [String] = []
-        RequestValidator.check(fields: fields, value: { name in items.first { $0.name == name }?.value },
+        RequestValidator.check(fields: Route.sorted(fields), value: { name in items.first { $0.name == name }?.value },
                                what: "form field", into: &violations)
         return violations
     }

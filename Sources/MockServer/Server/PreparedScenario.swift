@@ -24,15 +24,4 @@ struct PreparedScenario: Sendable {
     func response(body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, head: body.isEmpty ? headWithoutBody : headWithBody, body: body)
     }
-
-    /// Every scenario of every endpoint, by endpoint id and scenario name.
-    static func table(for endpoints: [ContractEndpoint]) -> [String: [String: PreparedScenario]] {
-        var table: [String: [String: PreparedScenario]] = [:]
-        for endpoint in endpoints {
-            for scenario in endpoint.scenarios where scenario.fault == nil {
-                table[endpoint.id, default: [:]][scenario.name] = PreparedScenario(endpoint: endpoint, scenario: scenario)
-            }
-        }
-        return table
-    }
 }

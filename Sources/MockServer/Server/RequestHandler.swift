@@ -10,7 +10,6 @@ final class RequestHandler: Sendable {
     let fixtures: FixtureStore
     let journal: Journal
     private let admin: AdminAPI
-    private let prepared: [String: [String: PreparedScenario]]
 
     init(contracts: ContractSet, serverScenario: String?, journalCapacity: Int) {
         router = Router(endpoints: contracts.endpoints)
@@ -18,7 +17,6 @@ final class RequestHandler: Sendable {
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
         journal = Journal(capacity: journalCapacity)
         admin = AdminAPI(contracts: contracts, scenarios: scenarios, journal: journal)
-        prepared = PreparedScenario.table(for: contracts.endpoints)
     }
 
     func handle(_ request: HTTPRequest) -> Reply {
@@ -36,13 +34,14 @@ final class RequestHandler: Sendable {
             let response = ServerJSON.error(.methodNotAllowed, "\(request.path) does not accept \(request.method)",
                                             headers: [("Allow", allow.joined(separator: ", "))])
             return .respond(response, entry: entry(request, status: 405))
-        case .endpoint(let endpoint, let parameters):
-            return reply(to: request, endpoint: endpoint, parameters: parameters)
+        case .route(let route, let parameters):
+            return reply(to: request, route: route, parameters: parameters)
         }
     }
 
-    private func reply(to request: HTTPRequest, endpoint: ContractEndpoint, parameters: [String: String]) -> Reply {
-        let validation = RequestValidator.validate(request, against: endpoint, parameters: parameters)
+    private func reply(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Reply {
+        let endpoint = route.endpoint
+        let validation = RequestValidator.validate(request, against: route, parameters: parameters)
         if !validation.violations.isEmpty {
             let status: HTTPStatus = validation.unauthorized ? .unauthorized : .badRequest
             let response = ServerJSON.error(
@@ -66,15 +65,16 @@ final class RequestHandler: Sendable {
         } else {
             scenario = scenarios.active(for: endpoint)
         }
-        return reply(to: request, endpoint: endpoint, scenario: scenario, parameters: parameters)
+        return reply(to: request, route: route, scenario: scenario, parameters: parameters)
     }
 
     private func reply(
         to request: HTTPRequest,
-        endpoint: ContractEndpoint,
+        route: Route,
         scenario: Scenario,
         parameters: [String: String]
     ) -> Reply {
+        let endpoint = route.endpoint
         var body: [UInt8] = []
         if let template = scenario.body {
             guard let path = FixturePath.resolve(template, parameters: parameters),
@@ -93,8 +93,7 @@ final class RequestHandler: Sendable {
             reply = Reply(action: .fault(fault, body: body, contentType: contentType), holdMs: scenario.holdMs,
                           entry: entry(request, endpoint: endpoint, scenario: scenario.name, fault: fault.rawValue))
         } else {
-            let prepared = self.prepared[endpoint.id]?[scenario.name]
-                ?? PreparedScenario(endpoint: endpoint, scenario: scenario)
+            let prepared = route.prepared[scenario.name] ?? PreparedScenario(endpoint: endpoint, scenario: scenario)
             reply = .respond(prepared.response(body: body),
                              entry: entry(request, endpoint: endpoint, scenario: scenario.name,
                                           status: prepared.status.code))

@@ -9,29 +9,24 @@ struct RequestValidator {
         var unauthorized = false
     }
 
-    static func validate(
-        _ request: HTTPRequest,
-        against endpoint: ContractEndpoint,
-        parameters: [String: String]
-    ) -> Result {
+    static func validate(_ request: HTTPRequest, against route: Route, parameters: [String: String]) -> Result {
         var result = Result()
-        let requirements = endpoint.request
-        for (name, type) in requirements.pathParams.sorted(by: { $0.key < $1.key }) {
+        let requirements = route.endpoint.request
+        for (name, type) in route.pathParams {
             if let value = parameters[name], !type.accepts(text: value) {
                 result.violations.append("path parameter \(name): \"\(value)\" is not \(article(type))")
             }
         }
-        if !requirements.query.isEmpty {
-            if let items = PercentDecoding.queryItems(request.query) {
-                check(fields: requirements.query, value: { name in items.first { $0.name == name }?.value },
+        if !route.query.isEmpty {
+            if PercentDecoding.isWellFormed(request.query ?? "") {
+                check(fields: route.query, value: { PercentDecoding.firstValue(of: $0, in: request.query) },
                       what: "query parameter", into: &result.violations)
             } else {
                 result.violations.append("query string has a malformed percent-escape")
             }
         }
-        if !requirements.headers.isEmpty {
-            check(fields: requirements.headers, value: { request.headers[$0] }, what: "header",
-                  into: &result.violations)
+        if !route.headers.isEmpty {
+            check(fields: route.headers, value: { request.headers[$0] }, what: "header", into: &result.violations)
         }
         if requirements.bearerAuth && !hasBearerToken(request.headers["authorization"]) {
             result.violations.append("header Authorization: a bearer token (\"Bearer <token>\") is required")
@@ -43,13 +38,14 @@ struct RequestValidator {
         return result
     }
 
+    /// - Parameter fields: In the order the violations are to be reported.
     static func check(
-        fields: [String: FieldType],
+        fields: Route.Fields,
         value lookup: (String) -> String?,
         what: String,
         into violations: inout [String]
     ) {
-        for (name, type) in fields.sorted(by: { $0.key < $1.key }) {
+        for (name, type) in fields {
             guard let value = lookup(name) else {
                 if !type.isOptional { violations.append("\(what) \(name) is missing") }
                 continue
