@@ -32,5 +32,16 @@ struct PercentDecodingTests {
         #expect(PercentDecoding.segments(of: "/api/products/a%2Fb") == ["api", "products", "a/b"])
         #expect(PercentDecoding.segments(of: "/a//b/") == ["a", "", "b", ""])
         #expect(PercentDecoding.segments(of: "/a/%G0") == nil)
+        #expect(PercentDecoding.segments(of: "/a/%4") == nil)
+        #expect(PercentDecoding.segments(of: "/") == [""])
+        #expect(PercentDecoding.segments(of: "*") == [])
+    }
+
+    @Test func queryItems_DecodeEveryPair_AndRejectMalformedEscapes() throws {
+        let items = try #require(PercentDecoding.queryItems("a=1&&b&c=%C3%A9%2B+&=x"))
+        #expect(items.map(\.name) == ["a", "b", "c", ""])
+        #expect(items.map(\.value) == ["1", "", "é++", "x"])
+        #expect(PercentDecoding.queryItems("a=%zz") == nil)
+        #expect(PercentDecoding.queryItems(nil)?.isEmpty == true)
     }
 }
