@@ -109,6 +109,13 @@ struct JSONReader {
         while let byte = current {
             switch byte {
             case UInt8(ascii: "\""):
+                if scalars.isEmpty {
+                    // No escape: the string is the run itself, once it is known to be valid UTF-8.
+                    try validateUTF8(runStart..<index)
+                    let text = String(decoding: bytes[runStart..<index], as: UTF8.self)
+                    index += 1
+                    return text
+                }
                 try appendUTF8(runStart..<index, to: &scalars)
                 index += 1
                 return String(scalars)
@@ -123,6 +130,20 @@ struct JSONReader {
             }
         }
         throw failure("unterminated string", at: start)
+    }
+
+    /// Rejects a run of raw string bytes that is not valid UTF-8, as RFC 8259 §8.1 requires.
+    private func validateUTF8(_ range: Range<Int>) throws(JSONReadError) {
+        guard bytes[range].contains(where: { $0 >= 0x80 }) else { return }
+        var iterator = bytes[range].makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return
+            case .error: throw failure("invalid UTF-8 inside a string", at: range.lowerBound)
+            }
+        }
     }
 
     /// Decodes a run of raw string bytes, rejecting invalid UTF-8 as RFC 8259 §8.1 requires.

@@ -151,4 +151,15 @@ struct JSONReaderTests {
             "s": .string("\"\\/\n\u{e9}\u{1F600}\u{FFFD}"),
         ]))
     }
+
+    @Test func rawStrings_MustBeValidUTF8_WithOrWithoutEscapes() throws {
+        #expect(try JSONValue.parse(Array("[\"h\u{e9}llo \u{1F600}\"]".utf8)) == .array([.string("h\u{e9}llo \u{1F600}")]))
+        #expect(try JSONValue.parse(Array("[\"\\n\u{e9}\"]".utf8)) == .array([.string("\n\u{e9}")]))
+        for invalid: [UInt8] in [[0xC3], [0xFF, 0x41], [0xED, 0xA0, 0x80], [0xE2, 0x82]] {
+            for prefix: [UInt8] in [[], Array("\\t".utf8)] {
+                let document = Array("[\"a".utf8) + prefix + invalid + Array("\"]".utf8)
+                #expect(throws: JSONReadError.self) { try JSONValue.parse(document) }
+            }
+        }
+    }
 }
