@@ -1,6 +1,6 @@
-// libFuzzer target for the HTTP request parser and the chunked decoder (compiled with the parser's
-// sources by Tests/Fuzz/run.sh; not part of the package). Feeds the input whole and then in pieces,
-// and checks that both agree and that nothing crashes, hangs or reads out of bounds.
+// libFuzzer target for the HTTP request parser, the chunked decoder and percent-decoding (compiled
+// with their sources by Tests/Fuzz/run.sh; not part of the package). Feeds the input whole and then
+// in pieces, and checks that both agree and that nothing crashes, hangs or reads out of bounds.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -19,6 +19,7 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case (.request(let a, let consumedA), .request(let b, let consumedB)):
         precondition(consumedA == consumedB && a.body == b.body && a.target == b.target, "split parse differs")
         precondition(consumedA <= size, "consumed more than was given")
+        checkPercentDecoding(a)
     case (.failure(let error), _):
         precondition((400...505).contains(error.status.code), "a rejection without a 4xx/5xx status")
     default:
@@ -26,4 +27,17 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         break
     }
     return 0
+}
+
+/// The allocation-free query lookup must agree with the full decoding of the query.
+private func checkPercentDecoding(_ request: HTTPRequest) {
+    _ = PercentDecoding.segments(of: request.path)
+    let query = request.query ?? ""
+    let items = PercentDecoding.queryItems(query)
+    precondition((items != nil) == PercentDecoding.isWellFormed(query), "well-formedness disagrees")
+    guard let items else { return }
+    for item in items.prefix(8) where !item.name.isEmpty {
+        let first = items.first { $0.name.utf8.elementsEqual(item.name.utf8) }?.value
+        precondition(PercentDecoding.firstValue(of: item.name, in: query) == first, "firstValue disagrees")
+    }
 }

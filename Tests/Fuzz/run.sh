@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the HTTP parser (with the chunked decoder) and the contract parser with libFuzzer and
+# Fuzzes the HTTP parser (with the chunked decoder and percent-decoding) and the contract parser with libFuzzer and
 # AddressSanitizer. Not part of `swift test` or CI.
 # Usage: Tests/Fuzz/run.sh [seconds-per-target (default 300)] [http|contracts|all]
 # Crashes are written to Tests/Fuzz/findings/; add each as a regression test.
@@ -11,7 +11,7 @@ BUILD=../../.build-fuzz
 mkdir -p "$BUILD" findings
 export SWIFT_BACKTRACE=enable=no   # let libFuzzer and ASan report crashes
 
-HTTP_SOURCES=(../../Sources/MockServer/HTTP/{HTTPRequest,HTTPRequestParser,HeadParser,ChunkedDecoder,HTTPParseError,HTTPStatus}.swift)
+HTTP_SOURCES=(../../Sources/MockServer/HTTP/{HTTPRequest,HTTPRequestParser,HeadParser,ChunkedDecoder,HTTPParseError,HTTPStatus,PercentDecoding}.swift)
 CONTRACT_SOURCES=(../../Sources/ContractModel/*.swift)
 
 build() { # name sources...
