@@ -86,6 +86,15 @@ struct FixtureStoreTests {
         try Data("outside, edited".utf8).write(to: outside)
         #expect(text(store, "health/linked.txt") == "outside, edited")
     }
+
+    @Test func treeOnANonLocalFileSystem_IsNotWatched() throws {
+        defer { removeRoot() }
+        // procfs stands in for NFS or SMB here: no links, readable, but not a local disk file system.
+        let store = FixtureStore(root: "/proc/sys/fs/inotify")
+        #expect(store.startWatching() == nil)
+        #expect(!store.isWatching)
+        #expect(store.bytes(at: "max_user_watches").map { !$0.isEmpty } == true)
+    }
     #endif
 
     @Test func treeWithSymbolicLink_IsNotWatched_AndEveryUseChecksTheFile() throws {

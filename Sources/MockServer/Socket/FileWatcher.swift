@@ -9,9 +9,10 @@ import Darwin
 /// per use. Linux only (inotify); elsewhere ``start(root:)`` returns `nil` and the caller checks each
 /// file itself.
 ///
-/// Every directory of the tree is watched. A symbolic link anywhere in the tree, more than
-/// ``maximumDirectories`` directories, or a watch the kernel refuses make the watcher
-/// ``Change/unreliable``: a change behind a link would go unseen.
+/// Every directory of the tree is watched. The watcher is ``Change/unreliable`` (and `start` returns
+/// `nil`) whenever a change could go unseen: a symbolic link anywhere in the tree, a directory on a
+/// file system that is not local (NFS, SMB, FUSE, 9p: changes made by another machine raise no
+/// event), more than ``maximumDirectories`` directories, or a watch the kernel refuses.
 ///
 /// Not thread-safe; ``FixtureStore`` uses it under its lock.
 final class FileWatcher {
@@ -79,7 +80,9 @@ final class FileWatcher {
         var watched = 0
         while let directory = pending.popLast() {
             watched += 1
-            guard watched <= Self.maximumDirectories, addWatch(directory) else { return false }
+            guard watched <= Self.maximumDirectories, Self.isLocal(directory), addWatch(directory) else {
+                return false
+            }
             guard let entries = Self.entries(of: directory) else { return false }
             for entry in entries {
                 switch entry.kind {
@@ -96,6 +99,24 @@ final class FileWatcher {
         #if os(Linux)
         inotify_add_watch(descriptor, directory, Self.mask | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW)) >= 0
             || directory == root && inotify_add_watch(descriptor, directory, Self.mask | UInt32(IN_ONLYDIR)) >= 0
+        #else
+        false
+        #endif
+    }
+
+    #if os(Linux)
+    /// Local file systems, whose every change raises an inotify event (statfs(2) magic numbers):
+    /// ext2/3/4, XFS, Btrfs, tmpfs, overlayfs, F2FS, ZFS and ramfs.
+    private static let localFileSystems: Set<Int> = [
+        0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994, 0x794C_7630, 0xF2F5_2010, 0x2FC1_2FC1, 0x8584_58F6,
+    ]
+    #endif
+
+    private static func isLocal(_ directory: String) -> Bool {
+        #if os(Linux)
+        var info = statfs()
+        guard statfs(directory, &info) == 0 else { return false }
+        return localFileSystems.contains(Int(info.f_type))
         #else
         false
         #endif
