@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Soak: mixed valid and invalid traffic over 500 connections against the release-built server,
-# with hostile clients (garbage, oversized heads, slow and abandoned requests, every fault) alongside.
+# with hostile clients (garbage, oversized heads, slow and abandoned requests, every fault) alongside,
+# and an editor rewriting, adding and removing fixtures all the while (on a copy of the folders).
 # Samples RSS and open file descriptors each minute; fails if the server dies, stops answering,
-# or leaks descriptors. Not part of `swift test` or CI.
+# leaks descriptors or serves a stale fixture at the end. Not part of `swift test` or CI.
 # Usage: Tests/Benchmarks/soak.sh [seconds (default 600)]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,7 +19,8 @@ command -v wrk >/dev/null || apt-get install -y wrk >/dev/null
 RELEASE=(-c release --static-swift-stdlib --scratch-path .build-release)
 swift build "${RELEASE[@]}" --product mock-server >/dev/null
 BIN="$(swift build "${RELEASE[@]}" --show-bin-path)/mock-server"
-"$BIN" --port 0 --log off >"$WORK/server.log" 2>&1 &
+cp -R Contracts Fixtures "$WORK/"
+"$BIN" --port 0 --log off --contracts "$WORK/Contracts" --fixtures "$WORK/Fixtures" >"$WORK/server.log" 2>&1 &
 SERVER=$!
 PIDS+=($SERVER)
 # The first line is "listening on http://127.0.0.1:<port>"; --port 0 never collides with a leftover.
@@ -38,7 +40,7 @@ local requests = {
   {"GET", "/api/products/404"}, {"GET", "/healthChecker"}, {"GET", "/api/v1/question/2"},
   {"GET", "/api/products?page_no=x"}, {"GET", "/nothing/here"}, {"DELETE", "/healthChecker"},
   {"GET", "/api/products/..%2f..%2fetc%2fpasswd"}, {"GET", "/api/v1/question/today"},
-  {"GET", "/__mock/journal?limit=5"},
+  {"GET", "/__mock/journal?limit=5"}, {"GET", "/api/products/42"},
 }
 math.randomseed(os.time())
 request = function()
@@ -103,6 +105,28 @@ PY
 PIDS+=($!)
 HOSTILE=$!
 
+# The editor: products/2.json rewritten in place, products/42.json added by rename and removed.
+python3 - "$WORK/Fixtures/products" "$DURATION" >"$WORK/editor.log" 2>&1 <<'PY' &
+import os, sys, time
+folder, duration = sys.argv[1], float(sys.argv[2])
+end = time.time() + duration
+original = open(f"{folder}/2.json", "rb").read()
+edits = 0
+while time.time() < end:
+    with open(f"{folder}/2.json", "wb") as file:
+        file.write(original if edits % 2 else original + b"\n")
+    with open(f"{folder}/.42.tmp", "wb") as file:
+        file.write(original)
+    os.replace(f"{folder}/.42.tmp", f"{folder}/42.json")
+    time.sleep(0.05)
+    os.remove(f"{folder}/42.json")
+    edits += 1
+    time.sleep(0.05)
+print("fixture edits:", edits)
+PY
+PIDS+=($!)
+EDITOR=$!
+
 wrk -t2 -c500 -d"${DURATION}s" -s "$WORK/mixed.lua" "http://127.0.0.1:$PORT" >"$WORK/wrk.log" 2>&1 &
 WRK=$!
 PIDS+=($WRK)
@@ -114,13 +138,18 @@ while kill -0 $WRK 2>/dev/null; do
     echo "t=$(( $(date +%s) - START ))s: RSS $(rss) MiB, $(fds) fds"
 done
 wait $HOSTILE || true
+wait $EDITOR || true
 
 grep -E "requests in|Requests/sec|Non-2xx|Socket errors" "$WORK/wrk.log" | sed 's/^/wrk: /'
-cat "$WORK/hostile.log"
+cat "$WORK/hostile.log" "$WORK/editor.log"
 # Held connections (no_response) close within their hold time; give them that long.
 for _ in $(seq 1 30); do [ "$(fds)" -le "$FDS_BEFORE" ] && break; sleep 0.5; done
 FDS_AFTER=$(fds)
 echo "end: RSS $(rss) MiB, $FDS_AFTER fds (before: $FDS_BEFORE)"
 curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthChecker" || { echo "FAIL: no answer after the soak"; exit 1; }
 [ "$FDS_AFTER" -le "$FDS_BEFORE" ] || { echo "FAIL: $((FDS_AFTER - FDS_BEFORE)) descriptors leaked"; exit 1; }
-echo "PASS: still serving, no descriptors leaked"
+# After all that churn, the last edit is what is served.
+echo "{\"final\": $RANDOM}" >"$WORK/Fixtures/products/2.json"
+cmp -s <(curl -s "http://127.0.0.1:$PORT/api/products/2") "$WORK/Fixtures/products/2.json" \
+    || { echo "FAIL: a stale fixture is served after the edits"; exit 1; }
+echo "PASS: still serving, no descriptors leaked, the last fixture edit is served"
