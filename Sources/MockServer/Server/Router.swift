@@ -1,6 +1,6 @@
 import ContractModel
 
-/// Finds the contract endpoint of a request by method and path template.
+/// Finds the route (the prepared contract endpoint) of a request by method and path template.
 struct Router: Sendable {
     enum Match {
         case route(Route, parameters: [String: String])
