@@ -94,7 +94,14 @@ struct HTTPHeaders: Sendable, Sequence {
 
     /// ASCII case-insensitive comparison without allocating.
     static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { lower($0) == lower($1) }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var (lhs, rhs) = (lhs, rhs)
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                for index in 0..<left.count where lower(left[index]) != lower(right[index]) { return false }
+                return true
+            }
+        }
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {

@@ -119,7 +119,7 @@ struct HTTPRequestParser: Sendable {
 
     // MARK: - Body
 
-    private mutating func startBody(_ request: HTTPRequest, headLength: Int, buffer: UnsafeRawBufferPointer)
+    private mutating func startBody(_ request: consuming HTTPRequest, headLength: Int, buffer: UnsafeRawBufferPointer)
         throws(HTTPParseError) -> Outcome
     {
         switch try Self.framing(of: request, limits: limits) {

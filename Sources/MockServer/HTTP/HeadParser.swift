@@ -23,7 +23,7 @@ struct HeadParser {
             request.facts.note(name: name, value: value)
             next = field.upperBound + 2
         }
-        try checkHost(request)
+        try Self.checkHost(count: request.facts.hostCount, version: request.version)
         return request
     }
 
@@ -57,7 +57,19 @@ struct HeadParser {
         let version = try parseVersion(UnsafeRawBufferPointer(rebasing: bytes[(secondSpace + 1)..<range.upperBound]))
         let method = String(decoding: methodBytes, as: UTF8.self)
         let target = String(decoding: targetBytes, as: UTF8.self)
-        let (path, query) = try Self.splitTarget(target, method: method)
+        let path: Substring
+        let query: Substring?
+        if targetBytes.first == UInt8(ascii: "/") {
+            // Origin-form, nearly every request: split at the first "?" found in the bytes.
+            if let mark = targetBytes.firstIndex(of: UInt8(ascii: "?")) {
+                let index = target.utf8.index(target.startIndex, offsetBy: mark)
+                (path, query) = (target[..<index], target[target.utf8.index(after: index)...])
+            } else {
+                (path, query) = (target[...], nil)
+            }
+        } else {
+            (path, query) = try Self.splitTarget(target, method: method)
+        }
         var headers = HTTPHeaders()
         headers.reserveCapacity(8)
         return HTTPRequest(method: method, target: target, path: path, query: query, version: version,
@@ -76,7 +88,8 @@ struct HeadParser {
         return text[7] == UInt8(ascii: "1") ? .http11 : .http10
     }
 
-    /// Origin-form, absolute-form (`http://host/path`) or `*` for OPTIONS (RFC 9112 §3.2).
+    /// Absolute-form (`http://host/path`) or `*` for OPTIONS (RFC 9112 §3.2); origin-form is split
+    /// by the caller.
     private static func splitTarget(_ target: String, method: String) throws(HTTPParseError)
         -> (Substring, Substring?)
     {
@@ -121,9 +134,9 @@ struct HeadParser {
         return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
     }
 
-    private func checkHost(_ request: HTTPRequest) throws(HTTPParseError) {
-        guard request.facts.hostCount <= 1 else { throw .bad("more than one Host header") }
-        if request.version == .http11 && request.facts.hostCount == 0 {
+    private static func checkHost(count: Int, version: HTTPVersion) throws(HTTPParseError) {
+        guard count <= 1 else { throw .bad("more than one Host header") }
+        if version == .http11 && count == 0 {
             throw .bad("HTTP/1.1 request without a Host header")
         }
     }

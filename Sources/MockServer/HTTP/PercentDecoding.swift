@@ -70,7 +70,7 @@ enum PercentDecoding {
                     let (itemName, value) = split(bytes[start..<end])
                     let matches = itemName.contains(UInt8(ascii: "%"))
                         ? decode(itemName).map { $0.utf8.elementsEqual(wanted) } ?? false
-                        : itemName.elementsEqual(wanted)
+                        : equal(itemName, wanted)
                     if matches { return value.map(decode) ?? "" }
                     start = end + 1
                 }
@@ -81,6 +81,12 @@ enum PercentDecoding {
 
     static func decode(_ text: Substring) -> String? {
         withBytes(of: text) { decode($0[...]) }
+    }
+
+    private static func equal(_ lhs: Slice, _ rhs: Bytes) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for offset in 0..<lhs.count where lhs[lhs.startIndex + offset] != rhs[offset] { return false }
+        return true
     }
 
     /// `pair` split at its first `=`: the name, and the value if there is an `=`.

@@ -1,6 +1,9 @@
 /// The state of one client connection, owned by one event loop thread. Only this type touches both
 /// the socket's bytes and the parser.
 final class Connection {
+    // The buffers and the parser are marked `@exclusivity(unchecked)`: they are touched on every
+    // request, only ever by the owning loop's thread, and no access to one of them spans another
+    // access to the same one, so the runtime's dynamic exclusivity check would only cost time.
     enum Phase {
         /// Reading requests and writing responses.
         case active
@@ -20,13 +23,13 @@ final class Connection {
     var delayedReply: (reply: Reply, request: HTTPRequest, started: UInt64)?
     /// The readiness the poller reports for this socket; changed only when it differs.
     var interest = Interest.read
-    var parser: HTTPRequestParser
+    @exclusivity(unchecked) var parser: HTTPRequestParser
     /// Bytes read; `inbound[readIndex..<inboundCount]` are not yet consumed by a request.
-    var inbound: [UInt8]
+    @exclusivity(unchecked) var inbound: [UInt8]
     var inboundCount = 0
     var readIndex = 0
     /// Queued output: whole buffers, the first of which is written from `outboundOffset`.
-    var outbound: [[UInt8]] = []
+    @exclusivity(unchecked) var outbound: [[UInt8]] = []
     var outboundOffset = 0
     var outboundBytes = 0
     var closeAfterFlush = false

@@ -17,9 +17,10 @@ extension EventLoop {
         case .fault(let fault, let body, let contentType):
             sent = startFault(fault, body: body, contentType: contentType, holdMs: reply.holdMs, on: connection)
         }
-        log.write(method: request.method, target: request.target, status: reply.status,
-                  fault: reply.entry?.fault, scenario: reply.scenario, bytes: sent,
-                  started: started)
+        if log.format != .off {
+            log.write(method: request.method, target: request.target, status: reply.status,
+                      fault: reply.faultName, scenario: reply.scenario, bytes: sent, started: started)
+        }
         if connections[connection.fd] === connection, case .active = connection.phase { write(connection) }
     }
 

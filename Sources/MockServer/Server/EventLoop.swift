@@ -28,10 +28,13 @@ final class EventLoop: @unchecked Sendable {
     let settings: Settings
     private let stopRequested = Locked(false)
 
-    var connections: [Int32: Connection] = [:]
+    /// Looked up several times per request, only on the loop's thread, never across another access
+    /// to itself (loops over it iterate a copy): hence no dynamic exclusivity check.
+    @exclusivity(unchecked) var connections: [Int32: Connection] = [:]
     private var timers = TimerQueue()
     private var events: [ReadinessEvent] = []
-    var date = HTTPDate()
+    /// Read for every response, only on the loop's thread: no dynamic exclusivity check either.
+    @exclusivity(unchecked) var date = HTTPDate()
     private var nextSweep: UInt64 = 0
     var stopping = false
     private var stopDeadline: UInt64 = 0
@@ -203,7 +206,7 @@ final class EventLoop: @unchecked Sendable {
             let outcome = connection.inbound.withUnsafeBytes {
                 connection.parser.parse(UnsafeRawBufferPointer(rebasing: $0[connection.readIndex..<connection.inboundCount]))
             }
-            switch outcome {
+            switch consume outcome {
             case .needMore:
                 if connection.parser.awaitsContinue && !connection.continueSent {
                     connection.continueSent = true
@@ -225,9 +228,9 @@ final class EventLoop: @unchecked Sendable {
                 connection.readIndex += consumed
                 connection.continueSent = false
                 connection.requestStarted = connection.hasUnconsumedInput ? System.monotonicNanoseconds() : nil
-                let reply = handler.handle(request)
+                var reply = handler.handle(request)
                 // Journal on arrival, so a request is visible while its reply is still delayed or held.
-                if let entry = reply.entry { handler.journal.append(entry) }
+                if let entry = reply.entry.take() { handler.journal.append(entry) }
                 if reply.delayMs > 0 {
                     connection.phase = .delayed
                     connection.delayedReply = (reply, request, started)

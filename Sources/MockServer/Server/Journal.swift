@@ -120,15 +120,16 @@ public final class Journal: Sendable {
         }
     }
 
-    func append(_ entry: JournalEntry) {
+    func append(_ entry: consuming JournalEntry) {
+        var entry = entry
         ring.withValue { ring in
-            var entry = entry
             entry.sequence = ring.nextSequence
             ring.nextSequence += 1
             if ring.entries.count < capacity {
                 ring.entries.append(entry)
             } else {
-                ring.entries[ring.start] = entry
+                // Swapped in rather than copied; the dropped entry is released after the lock.
+                swap(&ring.entries[ring.start], &entry)
                 ring.start = (ring.start + 1) % capacity
             }
         }

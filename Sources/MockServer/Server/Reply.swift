@@ -14,7 +14,7 @@ struct Reply {
     var holdMs = 0
     /// Close after answering, whatever the request asked (used after unparseable requests).
     var closeAfter = false
-    /// What the journal records once the reply is carried out; `nil` for admin requests.
+    /// What the journal records; `nil` for admin requests. Taken out when the request is journaled.
     var entry: JournalEntry?
     /// For the access log.
     var scenario: String?
@@ -26,6 +26,12 @@ struct Reply {
     /// The status the reply sends, or `nil` for a fault.
     var status: Int? {
         if case .respond(let response) = action { return response.status.code }
+        return nil
+    }
+
+    /// The fault the reply plays, as contracts name it, or `nil`.
+    var faultName: String? {
+        if case .fault(let fault, _, _) = action { return fault.rawValue }
         return nil
     }
 }

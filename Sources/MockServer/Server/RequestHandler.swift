@@ -40,79 +40,75 @@ final class RequestHandler: Sendable {
     }
 
     private func reply(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Reply {
-        let endpoint = route.endpoint
         let validation = RequestValidator.validate(request, against: route, parameters: parameters)
         if !validation.violations.isEmpty {
             let status: HTTPStatus = validation.unauthorized ? .unauthorized : .badRequest
             let response = ServerJSON.error(
-                status, "the request breaks the contract of \(endpoint.id): " + validation.violations.joined(separator: "; "),
+                status, "the request breaks the contract of \(route.id): " + validation.violations.joined(separator: "; "),
                 violations: validation.violations,
                 headers: validation.unauthorized ? [("WWW-Authenticate", "Bearer")] : [])
-            return .respond(response, entry: entry(request, endpoint: endpoint, status: status.code,
+            return .respond(response, entry: entry(request, endpoint: route.id, status: status.code,
                                                    violations: validation.violations))
         }
 
-        let scenario: Scenario
+        let play: ScenarioPlay
         if let requested = request.headers[Self.scenarioHeader] {
-            guard let found = endpoint.scenario(named: requested) else {
-                let valid = endpoint.scenarios.map(\.name)
+            guard let found = route.play(named: requested) else {
+                let valid = route.plays.map(\.name)
                 let violation = "unknown scenario \"\(requested)\"; valid: " + valid.joined(separator: ", ")
                 let response = ServerJSON.error(.badRequest, violation, validScenarios: valid)
-                return .respond(response, entry: entry(request, endpoint: endpoint, status: 400,
+                return .respond(response, entry: entry(request, endpoint: route.id, status: 400,
                                                        violations: [violation]))
             }
-            scenario = found
+            play = found
         } else {
-            scenario = scenarios.active(for: endpoint)
+            play = route.plays[scenarios.activeIndex(for: route.endpoint)]
         }
-        return reply(to: request, route: route, scenario: scenario, parameters: parameters)
+        return reply(to: request, route: route, play: play, parameters: parameters)
     }
 
     private func reply(
         to request: HTTPRequest,
         route: Route,
-        scenario: Scenario,
+        play: ScenarioPlay,
         parameters: [String: String]
     ) -> Reply {
-        let endpoint = route.endpoint
         var body: [UInt8] = []
-        if let template = scenario.body {
+        if let template = play.fixture {
             guard let path = FixturePath.resolve(template, parameters: parameters),
                   let bytes = fixtures.bytes(at: path)
             else {
                 let response = ServerJSON.error(.notFound, "no fixture for \(request.method) \(request.path)",
-                                                headers: [("X-Mock-Endpoint", endpoint.id)])
-                return .respond(response, entry: entry(request, endpoint: endpoint, scenario: scenario.name,
-                                                       status: 404), scenario: scenario.name)
+                                                headers: [("X-Mock-Endpoint", route.id)])
+                return .respond(response, entry: entry(request, endpoint: route.id, scenario: play.name,
+                                                       status: 404), scenario: play.name)
             }
             body = bytes
         }
-        let contentType = scenario.contentType ?? endpoint.contentType
-        var reply: Reply
-        if let fault = scenario.fault {
-            reply = Reply(action: .fault(fault, body: body, contentType: contentType), holdMs: scenario.holdMs,
-                          entry: entry(request, endpoint: endpoint, scenario: scenario.name, fault: fault.rawValue))
-        } else {
-            let prepared = route.prepared[scenario.name] ?? PreparedScenario(endpoint: endpoint, scenario: scenario)
-            reply = .respond(prepared.response(body: body),
-                             entry: entry(request, endpoint: endpoint, scenario: scenario.name,
-                                          status: prepared.status.code))
+        switch play.action {
+        case .fault(let fault):
+            return Reply(action: .fault(fault, body: body, contentType: play.contentType), delayMs: play.delayMs,
+                         holdMs: play.holdMs,
+                         entry: entry(request, endpoint: route.id, scenario: play.name, fault: fault.rawValue),
+                         scenario: play.name)
+        case .respond(let prepared):
+            return Reply(action: .respond(prepared.response(body: body)), delayMs: play.delayMs,
+                         entry: entry(request, endpoint: route.id, scenario: play.name,
+                                      status: prepared.status.code),
+                         scenario: play.name)
         }
-        reply.delayMs = scenario.delayMs
-        reply.scenario = scenario.name
-        return reply
     }
 
     private func entry(
         _ request: HTTPRequest,
-        endpoint: ContractEndpoint? = nil,
+        endpoint: String? = nil,
         scenario: String? = nil,
         status: Int? = nil,
         fault: String? = nil,
         violations: [String] = []
     ) -> JournalEntry {
         JournalEntry(method: request.method, target: request.target, fields: request.headers.fields,
-                     bodySize: request.body.count, endpoint: endpoint?.id, scenario: scenario, status: status,
+                     bodySize: request.body.count, endpoint: endpoint, scenario: scenario, status: status,
                      fault: fault, violations: violations)
     }
 }

@@ -25,12 +25,11 @@ struct Router: Sendable {
     func match(method: String, segments: [String]) -> Match {
         var allowed: [String] = []
         for route in routes {
-            let endpoint = route.endpoint
-            guard let parameters = endpoint.path.match(segments) else { continue }
-            if endpoint.method == method || (method == "HEAD" && endpoint.method == "GET") {
+            guard let parameters = route.path.match(segments) else { continue }
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
                 return .route(route, parameters: parameters)
             }
-            for allow in endpoint.method == "GET" ? ["GET", "HEAD"] : [endpoint.method] where !allowed.contains(allow) {
+            for allow in route.method == "GET" ? ["GET", "HEAD"] : [route.method] where !allowed.contains(allow) {
                 allowed.append(allow)
             }
         }

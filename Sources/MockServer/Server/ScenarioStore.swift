@@ -14,11 +14,18 @@ final class ScenarioStore: Sendable {
 
     /// The scenario an endpoint plays now.
     func active(for endpoint: ContractEndpoint) -> Scenario {
-        if let name = overrides.withValue({ $0[endpoint.id] }), let scenario = endpoint.scenario(named: name) {
-            return scenario
+        endpoint.scenarios[activeIndex(for: endpoint)]
+    }
+
+    /// The index in `endpoint.scenarios` of the scenario it plays now.
+    func activeIndex(for endpoint: ContractEndpoint) -> Int {
+        let scenarios = endpoint.scenarios
+        if let name = overrides.withValue({ $0.isEmpty ? nil : $0[endpoint.id] }),
+           let index = scenarios.firstIndex(where: { $0.name == name }) {
+            return index
         }
-        if let serverDefault, let scenario = endpoint.scenario(named: serverDefault) { return scenario }
-        return endpoint.scenarios[0]
+        if let serverDefault, let index = scenarios.firstIndex(where: { $0.name == serverDefault }) { return index }
+        return 0
     }
 
     enum SetError: Error, Equatable {

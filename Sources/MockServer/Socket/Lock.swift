@@ -30,9 +30,10 @@ final class Lock: @unchecked Sendable {
 
 /// A value shared between threads, guarded by a ``Lock``.
 final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched inside `lock.withLock`.
+    // @unchecked: `value` is only touched inside `lock.withLock`. The mutex already makes every
+    // access exclusive, so the runtime's dynamic exclusivity check is skipped as well.
     private let lock = Lock()
-    private var value: Value
+    @exclusivity(unchecked) private var value: Value
 
     init(_ value: Value) { self.value = value }
 
