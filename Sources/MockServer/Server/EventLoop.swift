@@ -30,7 +30,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Looked up several times per request, only on the loop's thread, never across another access
     /// to itself (loops over it iterate a copy): hence no dynamic exclusivity check.
-    @exclusivity(unchecked) var connections: [Int32: Connection] = [:]
+    @exclusivity(unchecked) var connections = ConnectionTable()
     private var timers = TimerQueue()
     private var events: [ReadinessEvent] = []
     /// Read for every response, only on the loop's thread: no dynamic exclusivity check either.
@@ -95,7 +95,7 @@ final class EventLoop: @unchecked Sendable {
                 nextSweep = after + 250_000_000
             }
         }
-        for connection in Array(connections.values) { close(connection) }
+        for connection in connections.all { close(connection) }
         System.close(wakeRead)
         System.close(wakeWrite)
         if reserveFD >= 0 { System.close(reserveFD) }
@@ -271,7 +271,7 @@ final class EventLoop: @unchecked Sendable {
     // MARK: - Timeouts and shutdown
 
     private func sweep(now: UInt64) {
-        for connection in Array(connections.values) {
+        for connection in connections.all {
             switch connection.phase {
             case .lingering(let deadline):
                 if now >= deadline { close(connection) }
@@ -305,7 +305,7 @@ final class EventLoop: @unchecked Sendable {
         stopping = true
         stopDeadline = System.monotonicNanoseconds() + settings.shutdownGrace
         poller.remove(listener)
-        for connection in Array(connections.values) {
+        for connection in connections.all {
             if case .holding = connection.phase {
                 close(connection)
             } else if connection.isIdle {
