@@ -99,6 +99,42 @@ struct ExecutableTests {
                 String(decoding: errData, as: UTF8.self))
     }
 
+    @Test func jsonAccessLog_HasALinePerRequest_WithStatusOrFault() async throws {
+        let process = Process()
+        process.executableURL = try Self.executableURL()
+        process.arguments = ["--port", "0", "--log", "json",
+                             "--contracts", ContractCatalog.contractsDirectory,
+                             "--fixtures", ContractCatalog.fixturesDirectory]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let firstLine = try Self.readLine(from: output.fileHandleForReading)
+        let port = try #require(firstLine.split(separator: ":").last.flatMap { Int($0) })
+
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let client = APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: session),
+                               defaultTimeout: 5)
+        #expect(await HealthService(client: client).check().value == "OK")
+        let faulty = APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: session),
+                               interceptors: [HeaderInterceptor(["X-Mock-Scenario": "malformed"])], defaultTimeout: 5)
+        #expect(await HealthService(client: faulty).check().caseName == "networkFail")
+
+        process.terminate()
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = try text.split(separator: "\n").filter { $0.hasPrefix("{") }.map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        try #require(lines.count == 2, "\(text)")
+        #expect(lines[0]["method"] as? String == "GET" && lines[0]["target"] as? String == "/healthChecker")
+        #expect(lines[0]["status"] as? Int == 200 && lines[0]["scenario"] as? String == "success")
+        #expect(lines[0]["fault"] == nil && (lines[0]["bytes"] as? Int ?? 0) > 2)
+        #expect(lines[1]["status"] == nil && lines[1]["fault"] as? String == "malformed_response")
+        #expect(lines[1]["scenario"] as? String == "malformed")
+    }
+
     private static func readLine(from handle: FileHandle) throws -> String {
         var bytes: [UInt8] = []
         while true {

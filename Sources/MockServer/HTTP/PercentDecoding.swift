@@ -79,10 +79,6 @@ enum PercentDecoding {
         }
     }
 
-    static func decode(_ text: Substring) -> String? {
-        withBytes(of: text) { decode($0[...]) }
-    }
-
     private static func equal(_ lhs: Slice, _ rhs: Bytes) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for offset in 0..<lhs.count where lhs[lhs.startIndex + offset] != rhs[offset] { return false }
