@@ -148,15 +148,8 @@ struct JSONReader {
 
     /// Decodes a run of raw string bytes, rejecting invalid UTF-8 as RFC 8259 §8.1 requires.
     private func appendUTF8(_ range: Range<Int>, to scalars: inout String.UnicodeScalarView) throws(JSONReadError) {
-        var iterator = bytes[range].makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded): scalars.append(Unicode.UTF8.decode(encoded))
-            case .emptyInput: return
-            case .error: throw failure("invalid UTF-8 inside a string", at: range.lowerBound)
-            }
-        }
+        try validateUTF8(range)
+        scalars.append(contentsOf: String(decoding: bytes[range], as: UTF8.self).unicodeScalars)
     }
 
     /// An escape sequence after `\`, including UTF-16 surrogate pairs; lone surrogates become U+FFFD.

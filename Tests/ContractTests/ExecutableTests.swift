@@ -39,18 +39,11 @@ struct ExecutableTests {
     }
 
     @Test func executable_ServesContracts_AndExitsZeroOnSIGTERM() async throws {
-        let process = Process()
-        process.executableURL = try Self.executableURL()
-        process.arguments = ["--port", "0", "--log", "off",
-                             "--contracts", ContractCatalog.contractsDirectory,
-                             "--fixtures", ContractCatalog.fixturesDirectory]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        // The first line is "listening on http://127.0.0.1:<port>".
-        let firstLine = try Self.readLine(from: output.fileHandleForReading)
+        let (process, output, firstLine) = try Self.launch(log: "off")
+        defer {
+            if process.isRunning { process.terminate() }
+            withExtendedLifetime(output) {} // the server keeps writing to it
+        }
         #expect(firstLine.hasPrefix("listening on http://127.0.0.1:"))
         let port = try #require(firstLine.split(separator: ":").last.flatMap { Int($0) })
 
@@ -100,16 +93,8 @@ struct ExecutableTests {
     }
 
     @Test func jsonAccessLog_HasALinePerRequest_WithStatusOrFault() async throws {
-        let process = Process()
-        process.executableURL = try Self.executableURL()
-        process.arguments = ["--port", "0", "--log", "json",
-                             "--contracts", ContractCatalog.contractsDirectory,
-                             "--fixtures", ContractCatalog.fixturesDirectory]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let (process, output, firstLine) = try Self.launch(log: "json")
         defer { if process.isRunning { process.terminate() } }
-        let firstLine = try Self.readLine(from: output.fileHandleForReading)
         let port = try #require(firstLine.split(separator: ":").last.flatMap { Int($0) })
 
         let session = URLSession(configuration: .ephemeral)
@@ -133,6 +118,25 @@ struct ExecutableTests {
         #expect(lines[0]["fault"] == nil && (lines[0]["bytes"] as? Int ?? 0) > 2)
         #expect(lines[1]["status"] == nil && lines[1]["fault"] as? String == "malformed_response")
         #expect(lines[1]["scenario"] as? String == "malformed")
+    }
+
+    /// Starts the executable on a free port with the bundled contracts; returns it with its standard
+    /// output and the first line there ("listening on http://127.0.0.1:<port>").
+    private static func launch(log: String) throws -> (Process, Pipe, firstLine: String) {
+        let process = Process()
+        process.executableURL = try executableURL()
+        process.arguments = ["--port", "0", "--log", log,
+                             "--contracts", ContractCatalog.contractsDirectory,
+                             "--fixtures", ContractCatalog.fixturesDirectory]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        do {
+            return (process, output, try readLine(from: output.fileHandleForReading))
+        } catch {
+            process.terminate()
+            throw error
+        }
     }
 
     private static func readLine(from handle: FileHandle) throws -> String {
