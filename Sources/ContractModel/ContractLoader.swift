@@ -92,18 +92,30 @@ public enum ContractLoader {
 
     private static func fixtureProblems(_ contracts: [Contract], fixturesDirectory: String) -> [ContractProblem] {
         var problems: [ContractProblem] = []
+        var caseCheck = FixtureCaseCheck(root: fixturesDirectory)
         for contract in contracts {
             for (endpointIndex, endpoint) in contract.endpoints.enumerated() {
                 for (scenarioIndex, scenario) in endpoint.scenarios.enumerated() {
                     guard let body = scenario.body else { continue }
                     let path = "$.endpoints[\(endpointIndex)].scenarios[\(scenarioIndex)].body"
-                    if let reason = fixtureProblem(body, fixturesDirectory: fixturesDirectory) {
+                    if let reason = caseProblem(body, &caseCheck)
+                        ?? fixtureProblem(body, fixturesDirectory: fixturesDirectory) {
                         problems.append(ContractProblem(file: contract.file, path: path, reason: reason))
                     }
                 }
             }
         }
         return problems
+    }
+
+    /// A path that names a file only when case is ignored works on a default macOS volume and fails on
+    /// Linux; it is a problem everywhere.
+    private static func caseProblem(_ body: String, _ check: inout FixtureCaseCheck) -> String? {
+        let templated = !FixturePath.placeholders(in: body).isEmpty
+        let checked = templated ? body.split(separator: "/").dropLast().joined(separator: "/") : body
+        guard !checked.isEmpty, let actual = check.differentlyCased(checked) else { return nil }
+        return "fixture path \"\(checked)\" differs in letter case from \"\(actual)\" on disk "
+            + "(file names are case-sensitive on Linux and on case-sensitive volumes)"
     }
 
     private static func fixtureProblem(_ body: String, fixturesDirectory: String) -> String? {
@@ -128,9 +140,10 @@ public enum ContractLoader {
         return nil
     }
 
+    /// Whether `path` is a directory that can be listed (symbolic links followed). Portable where
+    /// `fileExists(atPath:isDirectory:)` is not: Apple's Foundation takes an `ObjCBool`.
     static func isDirectory(_ path: String) -> Bool {
-        var isDirectory = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
+        (try? FileManager.default.contentsOfDirectory(atPath: path)) != nil
     }
 }
 

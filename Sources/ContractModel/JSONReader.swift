@@ -19,7 +19,7 @@ struct JSONReader {
     static func read(_ bytes: [UInt8]) throws(JSONReadError) -> JSONValue {
         var reader = JSONReader(bytes: bytes)
         reader.skipWhitespace()
-        let value = try reader.value(depth: 0)
+        let value = try reader.value()
         reader.skipWhitespace()
         guard reader.index == bytes.count else { throw reader.failure("unexpected text after the document") }
         return value
@@ -42,63 +42,92 @@ struct JSONReader {
         return JSONReadError(line: line, column: column, reason: reason)
     }
 
-    private mutating func value(depth: Int) throws(JSONReadError) -> JSONValue {
-        guard depth < Self.maximumDepth else { throw failure("nested more than \(Self.maximumDepth) levels") }
-        guard let byte = current else { throw failure("unexpected end of the document") }
-        switch byte {
-        case UInt8(ascii: "{"): return try object(depth: depth)
-        case UInt8(ascii: "["): return try array(depth: depth)
-        case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default:
-            let shown = byte >= 32 && byte < 127 ? "'\(Character(UnicodeScalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
-            throw failure("unexpected \(shown)")
-        }
+    /// An array or object still open, with what it holds so far.
+    private enum OpenContainer {
+        case array([JSONValue])
+        /// The fields so far and the key whose value is being read.
+        case object([String: JSONValue], key: String)
     }
 
-    private mutating func object(depth: Int) throws(JSONReadError) -> JSONValue {
-        index += 1
-        var fields: [String: JSONValue] = [:]
-        skipWhitespace()
-        if current == UInt8(ascii: "}") { index += 1; return .object(fields) }
+    /// Reads one value. Iterative, with the open containers on the heap: nesting costs no stack, so a
+    /// deep document cannot overflow a thread's (Darwin gives secondary threads 512 KB).
+    private mutating func value() throws(JSONReadError) -> JSONValue {
+        var open: [OpenContainer] = []
         while true {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw failure("expected a quoted key") }
-            let key = try string()
-            skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw failure("expected ':' after the key") }
-            index += 1
-            skipWhitespace()
-            fields[key] = try value(depth: depth + 1)
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(fields)
-            case nil: throw failure("unexpected end of the document")
-            default: throw failure("expected ',' or '}'")
+            guard open.count < Self.maximumDepth else { throw failure("nested more than \(Self.maximumDepth) levels") }
+            guard let byte = current else { throw failure("unexpected end of the document") }
+            var value: JSONValue
+            switch byte {
+            case UInt8(ascii: "{"):
+                index += 1
+                skipWhitespace()
+                guard current == UInt8(ascii: "}") else {
+                    open.append(.object([:], key: try key()))
+                    continue
+                }
+                index += 1
+                value = .object([:])
+            case UInt8(ascii: "["):
+                index += 1
+                skipWhitespace()
+                guard current == UInt8(ascii: "]") else {
+                    open.append(.array([]))
+                    continue
+                }
+                index += 1
+                value = .array([])
+            case UInt8(ascii: "\""): value = .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); value = .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); value = .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try number())
+            default:
+                let shown = byte >= 32 && byte < 127 ? "'\(Character(UnicodeScalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+                throw failure("unexpected \(shown)")
+            }
+            // Hand the value to the innermost open container, closing every container that ends here.
+            closing: while true {
+                guard let container = open.popLast() else { return value }
+                skipWhitespace()
+                switch container {
+                case .array(var items):
+                    items.append(value)
+                    switch current {
+                    case UInt8(ascii: ","):
+                        index += 1
+                        skipWhitespace()
+                        open.append(.array(items))
+                        break closing
+                    case UInt8(ascii: "]"): index += 1; value = .array(items)
+                    case nil: throw failure("unexpected end of the document")
+                    default: throw failure("expected ',' or ']'")
+                    }
+                case .object(var fields, let key):
+                    fields[key] = value
+                    switch current {
+                    case UInt8(ascii: ","):
+                        index += 1
+                        open.append(.object(fields, key: try self.key()))
+                        break closing
+                    case UInt8(ascii: "}"): index += 1; value = .object(fields)
+                    case nil: throw failure("unexpected end of the document")
+                    default: throw failure("expected ',' or '}'")
+                    }
+                }
             }
         }
     }
 
-    private mutating func array(depth: Int) throws(JSONReadError) -> JSONValue {
-        index += 1
-        var items: [JSONValue] = []
+    /// An object's next key and its colon, leaving the reader at the value.
+    private mutating func key() throws(JSONReadError) -> String {
         skipWhitespace()
-        if current == UInt8(ascii: "]") { index += 1; return .array(items) }
-        while true {
-            skipWhitespace()
-            items.append(try value(depth: depth + 1))
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(items)
-            case nil: throw failure("unexpected end of the document")
-            default: throw failure("expected ',' or ']'")
-            }
-        }
+        guard current == UInt8(ascii: "\"") else { throw failure("expected a quoted key") }
+        let key = try string()
+        skipWhitespace()
+        guard current == UInt8(ascii: ":") else { throw failure("expected ':' after the key") }
+        index += 1
+        skipWhitespace()
+        return key
     }
 
     private mutating func string() throws(JSONReadError) -> String {

@@ -19,13 +19,15 @@ struct CommandLineOptions {
         Serves Fixtures/ as Contracts/ describe, on 127.0.0.1:8080 by default.
 
         OPTIONS:
-          --host <ipv4>        Address to bind (default 127.0.0.1; 0.0.0.0 for devices on the LAN)
+          --host <address>     Address to bind: 127.0.0.1 (default), ::1, or 0.0.0.0 / :: for devices on the LAN
           --port <n>           Port to bind (default 8080; 0 picks a free port and prints it)
           --contracts <dir>    Folder of contract files (default ./Contracts)
           --fixtures <dir>     Folder of fixture files (default ./Fixtures)
           --scenario <name>    Default scenario for every endpoint that has one of this name
           --log <format>       Access log: text, json or off (default text)
-          --threads <n>        Event-loop threads (default: one per core, at most 4)
+          --threads <n>        Event-loop threads (default: one per CPU the process may use, at most 4)
+          --io <backend>       Readiness API: epoll (Linux), kqueue (macOS) or poll (default: the platform's
+                               best, or $MOCK_SERVER_IO)
           --version            Print the version and exit
           -h, --help           Print this help and exit
 
@@ -73,6 +75,13 @@ struct CommandLineOptions {
                     throw UsageError(description: "--threads: '\(text)' is not 1...64")
                 }
                 configuration.threads = threads
+            case "--io":
+                let text = try value(for: flag, from: &remaining)
+                guard let backend = IOBackend(name: text), backend.isAvailable else {
+                    let available = IOBackend.available.map(\.description).joined(separator: ", ")
+                    throw UsageError(description: "--io: '\(text)' is not available here; use one of \(available)")
+                }
+                configuration.io = backend
             default:
                 throw UsageError(description: "unknown option '\(flag)'; see --help")
             }

@@ -1,11 +1,6 @@
+import ContractModel
 import Dispatch
 import MockServer
-import ContractModel
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `mock-server`: argument parsing, start-up output and signal handling. Everything else is the
 /// MockServer library.
@@ -53,28 +48,34 @@ enum MockServerCommand {
             for problem in error.problems { emit("error: \(problem)", toStandardError: true) }
             fail("the contracts have \(error.problems.count) problem(s); `mock-server validate` lists them", code: 1)
         }
+        // Process-wide settings are the executable's, not the library's: a closed stdout pipe must not
+        // kill the server, and many clients need many descriptors.
+        POSIX.ignoreBrokenPipes()
+        let descriptors = POSIX.raiseDescriptorLimit()
         // Handle signals before the first connection can be accepted, so a SIGTERM sent right after the
         // first response is never lost.
         installSignalHandlers(server)
         do {
             try server.start()
         } catch {
-            fail("cannot listen on \(configuration.host):\(configuration.port): \(error)", code: 1)
+            fail("cannot listen on \(server.address): \(error)", code: 1)
         }
-        emit("listening on http://\(configuration.host):\(server.port)")
+        emit("listening on \(server.url)")
+        let loops = configuration.threads == 1 ? "1 event loop" : "\(configuration.threads) event loops"
+        emit("\(loops) (\(server.ioBackend)), up to \(descriptors.map(String.init) ?? "an unknown number of") open descriptors")
         emit(EndpointTable.render(server.contracts))
         dispatchMain()
     }
 
     /// SIGINT and SIGTERM stop accepting, let in-flight responses finish, and exit 0.
     private static func installSignalHandlers(_ server: MockServer) {
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+        for signal in POSIX.Signal.allCases {
+            POSIX.ignore(signal)
+            let source = DispatchSource.makeSignalSource(signal: signal.number, queue: .main)
             source.setEventHandler {
                 server.stop()
                 emit("stopped")
-                exit(0)
+                POSIX.exit(0)
             }
             source.resume()
             signalSources.append(source)
@@ -84,19 +85,13 @@ enum MockServerCommand {
     /// Keeps the signal sources alive; touched only on the main thread.
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 
+    /// Unbuffered, so a parent process reading the first line sees it at once.
     private static func emit(_ text: String, toStandardError: Bool = false) {
-        // Unbuffered, so a parent process reading the first line sees it at once.
-        var bytes = Array((text + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeMutableBytes { write(toStandardError ? 2 : 1, $0.baseAddress, $0.count) }
-            guard written > 0 else { return }
-            offset += written
-        }
+        POSIX.writeLine(text, toStandardError: toStandardError)
     }
 
     private static func fail(_ message: String, code: Int32) -> Never {
         emit("mock-server: error: \(message)", toStandardError: true)
-        exit(code)
+        POSIX.exit(code)
     }
 }

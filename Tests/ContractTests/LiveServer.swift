@@ -8,6 +8,7 @@ import Networking
 /// The mock server the suite runs against: in-process, on a free port, started once.
 enum LiveServer {
     static let shared: Result<MockServer, any Error> = Result {
+        _ = descriptorLimit
         var configuration = MockServer.Configuration(port: 0, contractsDirectory: ContractCatalog.contractsDirectory,
                                                      fixturesDirectory: ContractCatalog.fixturesDirectory)
         configuration.threads = 2
@@ -16,12 +17,17 @@ enum LiveServer {
         return server
     }
 
+    /// Like any process that embeds the server, the test runner sets its own descriptor limit: macOS
+    /// starts processes at 256, fewer than this suite's parallel sessions need.
+    static let descriptorLimit = POSIX.raiseDescriptorLimit()
+
     static let traceHeader = "X-Contract-Trace"
 
     /// A client on its own ephemeral session (no shared cookies or pooled connections between cases).
     /// - Parameters:
     ///   - timeout: Whole seconds; FoundationNetworking truncates fractions.
     static func client(port: UInt16, headers: [String: String], timeout: TimeInterval = 5) -> (APIClient, URLSession) {
+        _ = descriptorLimit
         let session = URLSession(configuration: .ephemeral)
         let client = APIClient(environment: .local(port: Int(port)), dispatcher: URLSessionDispatcher(session: session),
                                interceptors: [HeaderInterceptor(headers)], defaultTimeout: timeout)

@@ -15,6 +15,13 @@ enum Repository {
     static let fixtures = root + "/Fixtures"
 }
 
+/// Process-wide settings that the test runner, as the process embedding the servers, owns.
+enum TestProcess {
+    /// macOS starts processes with a soft limit of 256 descriptors; the parallel tests need more, so the
+    /// runner raises its own (the library never changes it).
+    static let descriptorLimit = POSIX.raiseDescriptorLimit()
+}
+
 /// Starts a server on a free port with the bundled contracts (or given folders) and stops it when done.
 func withServer<T>(
     contracts: String = Repository.contracts,
@@ -22,7 +29,10 @@ func withServer<T>(
     configure: (inout MockServer.Configuration) -> Void = { _ in },
     _ body: (MockServer) async throws -> T
 ) async throws -> T {
+    _ = TestProcess.descriptorLimit
     var configuration = MockServer.Configuration(port: 0, contractsDirectory: contracts, fixturesDirectory: fixtures)
+    // One loop is enough for a test and keeps the suite within macOS's default 256 descriptors.
+    configuration.threads = 1
     configure(&configuration)
     let server = try MockServer(configuration: configuration)
     try server.start()
@@ -36,12 +46,18 @@ final class RawClient {
 
     /// Connects to 127.0.0.1:`port`; reads time out after `timeout` seconds.
     init(port: UInt16, timeout: Int = 5) throws {
+        _ = TestProcess.descriptorLimit
         #if canImport(Darwin)
         fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard fd >= 0 else { throw POSIXFailure(operation: "socket") }
+        #if canImport(Darwin)
+        // Darwin has no MSG_NOSIGNAL: a send to a connection the server closed must not kill the runner.
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

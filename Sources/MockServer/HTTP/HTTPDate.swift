@@ -8,7 +8,7 @@ struct HTTPDate {
 
     /// The header value for the current second, recomputed only when the second changes.
     mutating func current() -> [UInt8] {
-        let now = System.wallClock().seconds
+        let now = POSIX.wallClock().seconds
         if now != second {
             second = now
             bytes = Array(Self.format(now).utf8)
@@ -17,13 +17,13 @@ struct HTTPDate {
     }
 
     static func format(_ seconds: Int) -> String {
-        let (year, month, day, hour, minute, second, weekday) = System.utcFields(seconds)
+        let (year, month, day, hour, minute, second, weekday) = POSIX.utcFields(seconds)
         return "\(days[weekday]), \(pad(day)) \(months[month - 1]) \(year) \(pad(hour)):\(pad(minute)):\(pad(second)) GMT"
     }
 
     /// ISO 8601 in UTC with milliseconds, for logs and the journal.
     static func iso8601(seconds: Int, milliseconds: Int) -> String {
-        let (year, month, day, hour, minute, second, _) = System.utcFields(seconds)
+        let (year, month, day, hour, minute, second, _) = POSIX.utcFields(seconds)
         let millis = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
         return "\(year)-\(pad(month))-\(pad(day))T\(pad(hour)):\(pad(minute)):\(pad(second)).\(millis)Z"
     }

@@ -24,18 +24,18 @@ public struct AccessLog: Sendable {
     func write(method: String, target: String, status: Int?, fault: String?, scenario: String?, bytes: Int,
                started: UInt64?) {
         guard format != .off else { return }
-        let durationNanoseconds = started.map { System.monotonicNanoseconds() - $0 } ?? 0
-        let (seconds, milliseconds) = System.wallClock()
+        let durationNanoseconds = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
+        let (seconds, milliseconds) = POSIX.wallClock()
         let time = HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds)
         let durationMs = Double(durationNanoseconds / 1_000) / 1_000
         switch format {
         case .text:
             let outcome = status.map(String.init) ?? fault ?? "-"
-            System.writeLine("\(time) \(method) \(target) \(outcome) \(scenario ?? "-") \(bytes)B \(durationMs)ms")
+            POSIX.writeLine("\(time) \(method) \(target) \(outcome) \(scenario ?? "-") \(bytes)B \(durationMs)ms")
         case .json:
             let line = Line(time: time, method: method, target: target, status: status, fault: fault,
                             scenario: scenario, bytes: bytes, durationMs: durationMs)
-            System.writeLine(String(decoding: ServerJSON.encode(line), as: UTF8.self))
+            POSIX.writeLine(String(decoding: ServerJSON.encode(line), as: UTF8.self))
         case .off:
             break
         }

@@ -50,6 +50,14 @@ final class Connection {
 
     var hasUnconsumedInput: Bool { readIndex < inboundCount }
 
+    /// Waiting out a delay or holding the connection: no request is read or answered meanwhile.
+    var isPaused: Bool {
+        switch phase {
+        case .delayed, .holding: true
+        case .active, .lingering: false
+        }
+    }
+
     /// Whether the connection is between requests with nothing pending: safe to close at shutdown.
     var isIdle: Bool {
         if case .active = phase { return !hasUnconsumedInput && outbound.isEmpty && !parser.isReadingBody }
@@ -106,11 +114,11 @@ final class Connection {
     }
 
     /// Writes the first two queued buffers (a response's head and body) in one writev.
-    private func writeQueued() -> System.IOResult {
+    private func writeQueued() -> POSIX.IOResult {
         outbound[0].withUnsafeBytes { first in
             let remaining = UnsafeRawBufferPointer(rebasing: first[outboundOffset...])
-            guard outbound.count > 1 else { return System.write(fd, remaining, nil) }
-            return outbound[1].withUnsafeBytes { System.write(fd, remaining, $0) }
+            guard outbound.count > 1 else { return POSIX.write(fd, remaining, nil) }
+            return outbound[1].withUnsafeBytes { POSIX.write(fd, remaining, $0) }
         }
     }
 

@@ -30,7 +30,7 @@ extension EventLoop {
         switch fault {
         case .connectionReset:
             remove(connection)
-            System.abort(connection.fd)
+            POSIX.abort(connection.fd)
             return 0
         case .emptyResponse:
             connection.closeAfterFlush = true
@@ -52,7 +52,7 @@ extension EventLoop {
             return head.count + part.count
         case .noResponse:
             connection.phase = .holding
-            watch(connection, .none)
+            watch(connection, .read)
             schedule(connection, afterMilliseconds: holdMs)
             return 0
         }
@@ -70,8 +70,8 @@ extension EventLoop {
         }
         if connection.closeAfterFlush {
             if case .lingering = connection.phase { return }
-            System.shutdownWrite(connection.fd)
-            connection.phase = .lingering(deadline: System.monotonicNanoseconds() + 2_000_000_000)
+            POSIX.shutdownWrite(connection.fd)
+            connection.phase = .lingering(deadline: POSIX.monotonicNanoseconds() + 2_000_000_000)
             watch(connection, .read)
             return
         }
@@ -81,7 +81,7 @@ extension EventLoop {
     func discardUntilClosed(_ connection: Connection) {
         var scratch = [UInt8](repeating: 0, count: 4096)
         while true {
-            let result = scratch.withUnsafeMutableBytes { System.read(connection.fd, into: $0) }
+            let result = scratch.withUnsafeMutableBytes { POSIX.read(connection.fd, into: $0) }
             switch result {
             case .bytes: continue
             case .wouldBlock: return

@@ -17,7 +17,7 @@ final class EventLoop: @unchecked Sendable {
         var maxQueuedOutput = 4 * 1024 * 1024
     }
 
-    let poller: Poller
+    let poller: any ReadinessQueue
     private let listener: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -38,40 +38,53 @@ final class EventLoop: @unchecked Sendable {
     private var nextSweep: UInt64 = 0
     var stopping = false
     private var stopDeadline: UInt64 = 0
-    /// A spare descriptor, given up to accept-and-close a connection when the process is out of them.
-    private var reserveFD: Int32 = -1
+    /// While out of descriptors, the listener is not watched until this time (0: it is watched).
+    private var acceptPausedUntil: UInt64 = 0
 
     init(
         listener: Int32,
         fixtureChanges: Int32?,
         handler: RequestHandler,
         log: AccessLog,
-        settings: Settings
+        settings: Settings,
+        backend: IOBackend
     ) throws(SocketError) {
-        self.poller = try Poller()
+        self.poller = try backend.makeQueue()
         self.listener = listener
         self.fixtureChanges = fixtureChanges ?? -1
-        (wakeRead, wakeWrite) = try System.makeWakePipe()
+        (wakeRead, wakeWrite) = try POSIX.makeWakePipe()
         self.handler = handler
         self.log = log
         self.settings = settings
-        try poller.add(listener, .read, exclusive: true)
-        try poller.add(wakeRead, .read)
-        if let fixtureChanges { try poller.add(fixtureChanges, .read) }
-        reserveFD = System.openReserve()
+        do {
+            try poller.add(listener, .read, exclusive: true)
+            try poller.add(wakeRead, .read)
+            if let fixtureChanges { try poller.add(fixtureChanges, .read) }
+        } catch {
+            POSIX.close(wakeRead)
+            POSIX.close(wakeWrite)
+            throw error
+        }
     }
 
     /// Asks the loop to stop accepting, finish in-flight responses and return from `run()`.
     func requestStop() {
         stopRequested.withValue { $0 = true }
-        System.wake(wakeWrite)
+        POSIX.wake(wakeWrite)
     }
 
+    /// Runs until stopped. A failing wait (not an interrupted one) ends the loop with a line on standard
+    /// error rather than spinning a core.
     func run() {
         while true {
-            let now = System.monotonicNanoseconds()
+            let now = POSIX.monotonicNanoseconds()
             if stopping && (connections.isEmpty || now >= stopDeadline) { break }
-            poller.wait(timeoutMilliseconds: waitTimeout(now: now), into: &events)
+            do {
+                try poller.wait(timeoutMilliseconds: waitTimeout(now: now), into: &events)
+            } catch {
+                POSIX.writeLine("mock-server: event loop stopped: \(error)", toStandardError: true)
+                break
+            }
             // Fixture changes first: a request that arrived after an edit must see the edit.
             if fixtureChanges >= 0, events.contains(where: { $0.fd == fixtureChanges }) {
                 handler.fixtures.refresh()
@@ -82,27 +95,28 @@ final class EventLoop: @unchecked Sendable {
                 } else if event.fd == listener {
                     acceptAll()
                 } else if event.fd == wakeRead {
-                    System.drain(wakeRead)
+                    POSIX.drain(wakeRead)
                     if stopRequested.current && !stopping { beginStop() }
                 } else if let connection = connections[event.fd] {
                     service(connection, event)
                 }
             }
-            let after = System.monotonicNanoseconds()
+            let after = POSIX.monotonicNanoseconds()
             for timer in timers.popDue(now: after) { fire(timer) }
+            resumeAcceptingIfDue(now: after)
             if after >= nextSweep {
                 sweep(now: after)
                 nextSweep = after + 250_000_000
             }
         }
         for connection in connections.all { close(connection) }
-        System.close(wakeRead)
-        System.close(wakeWrite)
-        if reserveFD >= 0 { System.close(reserveFD) }
+        POSIX.close(wakeRead)
+        POSIX.close(wakeWrite)
     }
 
     private func waitTimeout(now: UInt64) -> Int32 {
         var deadline = nextSweep
+        if acceptPausedUntil != 0 { deadline = min(deadline, acceptPausedUntil) }
         if let next = timers.nextDeadline { deadline = min(deadline, next) }
         guard deadline > now else { return 0 }
         return Int32(min((deadline - now + 999_999) / 1_000_000, 1_000))
@@ -113,18 +127,18 @@ final class EventLoop: @unchecked Sendable {
     private func acceptAll() {
         guard !stopping else { return }
         for _ in 0..<64 {
-            switch System.accept(listener) {
+            switch POSIX.accept(listener) {
             case .accepted(let fd):
                 do {
                     try poller.add(fd, .read)
-                    connections[fd] = Connection(fd: fd, limits: settings.limits, now: System.monotonicNanoseconds())
+                    connections[fd] = Connection(fd: fd, limits: settings.limits, now: POSIX.monotonicNanoseconds())
                 } catch {
-                    System.close(fd)
+                    POSIX.close(fd)
                 }
             case .wouldBlock:
                 return
             case .exhausted:
-                shedOneConnection()
+                pauseAccepting()
                 return
             case .failed:
                 return
@@ -132,14 +146,26 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Out of descriptors: accept the pending connection on the reserve descriptor's slot and close it
-    /// at once, so the level-triggered listener does not spin and the client sees a clean close.
-    private func shedOneConnection() {
-        guard reserveFD >= 0 else { return }
-        System.close(reserveFD)
-        if case .accepted(let fd) = System.accept(listener) { System.close(fd) }
-        reserveFD = System.openReserve()
+    /// Out of descriptors: stop watching the listener for a moment instead of spinning on it. Pending
+    /// clients wait in the backlog, connections already open go on, and accepting resumes once the
+    /// pause is over (see `resumeAcceptingIfDue`).
+    private func pauseAccepting() {
+        guard acceptPausedUntil == 0 else { return }
+        poller.remove(listener)
+        acceptPausedUntil = POSIX.monotonicNanoseconds() + Self.acceptPause
     }
+
+    private func resumeAcceptingIfDue(now: UInt64) {
+        guard acceptPausedUntil != 0, now >= acceptPausedUntil, !stopping else { return }
+        acceptPausedUntil = 0
+        do {
+            try poller.add(listener, .read, exclusive: true)
+        } catch {
+            acceptPausedUntil = now + Self.acceptPause
+        }
+    }
+
+    static let acceptPause: UInt64 = 100_000_000
 
     // MARK: - Reading and writing
 
@@ -147,7 +173,7 @@ final class EventLoop: @unchecked Sendable {
         if event.writable || (event.failed && !connection.outbound.isEmpty) {
             guard connection.flush() else { return close(connection) }
             // Write progress counts as activity, so a slow reader of a large body is not cut off.
-            connection.lastActivity = System.monotonicNanoseconds()
+            connection.lastActivity = POSIX.monotonicNanoseconds()
             afterFlush(connection)
             guard connections[connection.fd] === connection else { return }
             // Output drained: resume pipelined requests that waited for room (never from inside
@@ -157,6 +183,8 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         if event.readable || event.failed {
+            // An error or full hang-up while paused: nobody is left to answer.
+            if event.failed && connection.isPaused { return close(connection) }
             readAvailable(connection)
         }
     }
@@ -164,8 +192,7 @@ final class EventLoop: @unchecked Sendable {
     private func readAvailable(_ connection: Connection) {
         switch connection.phase {
         case .delayed, .holding:
-            // Paused: a hang-up or error is the only event delivered; the peer gave up.
-            return close(connection)
+            return readWhilePaused(connection)
         case .lingering:
             return discardUntilClosed(connection)
         case .active:
@@ -175,11 +202,11 @@ final class EventLoop: @unchecked Sendable {
             connection.reserveInbound(4096)
             let start = connection.inboundCount
             let result = connection.inbound.withUnsafeMutableBytes {
-                System.read(connection.fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+                POSIX.read(connection.fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
             }
             switch result {
             case .bytes(let count):
-                let now = System.monotonicNanoseconds()
+                let now = POSIX.monotonicNanoseconds()
                 if connection.requestStarted == nil { connection.requestStarted = now }
                 connection.inboundCount += count
                 connection.lastActivity = now
@@ -197,6 +224,29 @@ final class EventLoop: @unchecked Sendable {
             }
         }
     }
+
+    /// A paused connection (a delayed reply, a held `no_response`) stays readable, because kqueue and
+    /// Darwin's poll(2) report no hang-up for a descriptor nobody reads: a client that gives up is
+    /// noticed at once on every backend, and its connection closed. Bytes that arrive meanwhile (a
+    /// pipelined request) are kept for after the pause; past ``pausedInputLimit`` the connection stops
+    /// reading, and from then on only epoll still reports a hang-up before the pause ends.
+    private func readWhilePaused(_ connection: Connection) {
+        while connection.inboundCount - connection.readIndex < Self.pausedInputLimit {
+            connection.reserveInbound(4096)
+            let start = connection.inboundCount
+            let result = connection.inbound.withUnsafeMutableBytes {
+                POSIX.read(connection.fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+            }
+            switch result {
+            case .bytes(let count): connection.inboundCount += count
+            case .wouldBlock: return
+            case .closed: return close(connection)
+            }
+        }
+        watch(connection, .none)
+    }
+
+    static let pausedInputLimit = 64 * 1024
 
     /// Parses and answers every complete request in the buffer, in order, until one must wait.
     func process(_ connection: Connection) {
@@ -224,17 +274,17 @@ final class EventLoop: @unchecked Sendable {
                 perform(reply, for: request, on: connection, started: connection.requestStarted)
                 return
             case .request(let request, let consumed):
-                let started = connection.requestStarted ?? System.monotonicNanoseconds()
+                let started = connection.requestStarted ?? POSIX.monotonicNanoseconds()
                 connection.readIndex += consumed
                 connection.continueSent = false
-                connection.requestStarted = connection.hasUnconsumedInput ? System.monotonicNanoseconds() : nil
+                connection.requestStarted = connection.hasUnconsumedInput ? POSIX.monotonicNanoseconds() : nil
                 var reply = handler.handle(request)
                 // Journal on arrival, so a request is visible while its reply is still delayed or held.
                 if let entry = reply.entry.take() { handler.journal.append(entry) }
                 if reply.delayMs > 0 {
                     connection.phase = .delayed
                     connection.delayedReply = (reply, request, started)
-                    watch(connection, .none)
+                    watch(connection, .read)
                     schedule(connection, afterMilliseconds: reply.delayMs)
                     return
                 }
@@ -247,7 +297,7 @@ final class EventLoop: @unchecked Sendable {
 
     func schedule(_ connection: Connection, afterMilliseconds milliseconds: Int) {
         connection.timerToken &+= 1
-        timers.schedule(.init(deadline: System.monotonicNanoseconds() + UInt64(milliseconds) * 1_000_000,
+        timers.schedule(.init(deadline: POSIX.monotonicNanoseconds() + UInt64(milliseconds) * 1_000_000,
                               fd: connection.fd, token: connection.timerToken))
     }
 
@@ -303,7 +353,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func beginStop() {
         stopping = true
-        stopDeadline = System.monotonicNanoseconds() + settings.shutdownGrace
+        stopDeadline = POSIX.monotonicNanoseconds() + settings.shutdownGrace
         poller.remove(listener)
         for connection in connections.all {
             if case .holding = connection.phase {
@@ -329,6 +379,6 @@ final class EventLoop: @unchecked Sendable {
     func close(_ connection: Connection) {
         guard connections[connection.fd] === connection else { return }
         remove(connection)
-        System.close(connection.fd)
+        POSIX.close(connection.fd)
     }
 }

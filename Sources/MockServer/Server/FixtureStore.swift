@@ -81,14 +81,14 @@ final class FixtureStore: Sendable {
         if trusted, let cached { return cached.bytes }
         if cached == nil && !Self.staysInside(relativePath) { return nil }
         let path = cached?.path ?? root + "/" + relativePath
-        guard let stamp = System.fileStamp(path) else {
+        guard let stamp = POSIX.fileStamp(path) else {
             if cached != nil { state.withValue { $0.entries[relativePath] = nil } }
             return nil
         }
         if let cached, cached.modified == stamp.modified, cached.size == stamp.size {
             return cached.bytes
         }
-        guard let bytes = System.readFile(path) else { return nil }
+        guard let bytes = POSIX.readFile(path) else { return nil }
         let entry = Entry(path: path, modified: stamp.modified, size: stamp.size, bytes: bytes)
         state.withValue { state in
             if state.generation == generation { state.entries[relativePath] = entry }

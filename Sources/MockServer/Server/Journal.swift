@@ -36,7 +36,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     init(method: String, target: String, fields: [(name: String, value: String)], bodySize: Int, endpoint: String?,
          scenario: String?, status: Int?, fault: String?, violations: [String]) {
-        (seconds, milliseconds) = System.wallClock()
+        (seconds, milliseconds) = POSIX.wallClock()
         sequence = 0
         self.method = method
         self.target = target

@@ -15,7 +15,8 @@ import ContractModel
 public final class MockServer: Sendable {
     /// How the server is started.
     public struct Configuration: Sendable {
-        /// The IPv4 address to bind; `0.0.0.0` makes the server reachable from other devices.
+        /// The address to bind: `127.0.0.1` (the default), `::1`, or `0.0.0.0` / `::` to be reachable from
+        /// other devices.
         public var host = "127.0.0.1"
         /// The port; 0 picks a free one (read it from ``MockServer/port`` after ``MockServer/start()``).
         public var port: UInt16 = 8080
@@ -24,8 +25,11 @@ public final class MockServer: Sendable {
         /// A scenario name every endpoint that has it plays by default.
         public var scenario: String?
         public var logFormat = AccessLog.Format.off
-        /// Event-loop threads; by default one per core, at most four.
-        public var threads = min(System.processorCount(), 4)
+        /// Event-loop threads; by default one per processor this process may use (CPU affinity and cgroup
+        /// quota on Linux, active processors on Darwin), at most four.
+        public var threads = MockServer.defaultThreadCount
+        /// The readiness API; `nil` chooses ``IOBackend/environmentVariable`` if set, else the platform's best.
+        public var io: IOBackend?
         /// How many requests the journal keeps.
         public var journalCapacity = 1_000
         /// Seconds a client may take to send a request's head, its body, or to send nothing between requests.
@@ -59,8 +63,9 @@ public final class MockServer: Sendable {
     private struct RunState {
         var listener: Int32 = -1
         var port: UInt16 = 0
+        var backend = IOBackend.platformDefault
         var loops: [EventLoop] = []
-        var threads: [System.ThreadHandle] = []
+        var threads: [POSIX.ThreadHandle] = []
     }
 
     /// Loads and validates the contracts and fixtures.
@@ -87,43 +92,62 @@ public final class MockServer: Sendable {
     /// The bound port, once started.
     public var port: UInt16 { state.current.port }
 
+    /// `host:port` as a URL writes it (an IPv6 host in brackets), with the bound port once started.
+    public var address: String {
+        SocketError.display(host: configuration.host, port: port == 0 ? configuration.port : port)
+    }
+
+    /// The server's base URL, e.g. `http://127.0.0.1:8080` or `http://[::1]:8080`.
+    public var url: String { "http://" + address }
+
+    /// The readiness API the running server uses.
+    public var ioBackend: IOBackend { state.current.backend }
+
+    /// One loop per processor this process may use, at most four.
+    public static var defaultThreadCount: Int { min(POSIX.availableProcessors(), 4) }
+
     /// Binds the socket and starts the event loops; returns once the server accepts connections.
-    /// Calling it on a running server does nothing.
-    /// - Throws: ``SocketError`` when the address is invalid or in use.
+    /// Calling it on a running server does nothing. It changes no process-wide state (signal
+    /// dispositions, descriptor limits): those belong to the process that embeds the server.
+    /// - Throws: ``SocketError`` when the address is invalid or in use, or the I/O backend is unavailable.
     public func start() throws(SocketError) {
         guard state.current.listener < 0 else { return }
-        System.ignoreSIGPIPE()
-        System.raiseDescriptorLimit()
-        let listener = try System.makeListener(host: configuration.host, port: configuration.port, backlog: 1024)
+        let backend: IOBackend
+        if let chosen = configuration.io {
+            guard chosen.isAvailable else { throw .unavailableBackend(chosen.description) }
+            backend = chosen
+        } else {
+            backend = try IOBackend.fromEnvironment(Self.environment(IOBackend.environmentVariable))
+        }
+        let listener = try POSIX.makeListener(host: configuration.host, port: configuration.port, backlog: 1024)
         var settings = EventLoop.Settings()
         settings.headerTimeout = Self.nanoseconds(configuration.headerTimeout)
         settings.bodyTimeout = Self.nanoseconds(configuration.bodyTimeout)
         settings.idleTimeout = Self.nanoseconds(configuration.idleTimeout)
         let log = AccessLog(format: configuration.logFormat)
         var loops: [EventLoop] = []
-        var threads: [System.ThreadHandle] = []
+        var threads: [POSIX.ThreadHandle] = []
         let fixtureChanges = handler.fixtures.startWatching()
         do {
-            #if os(Linux)
-            let count = max(1, configuration.threads)
-            #else
-            let count = 1 // poll(2) loops cannot share a listener fairly; one loop serves a laptop well.
-            #endif
-            for _ in 0..<count {
+            // Every loop waits on the shared listener; epoll wakes one of them per connection, kqueue and
+            // poll wake all, and the losers' accept finds nothing.
+            for _ in 0..<max(1, configuration.threads) {
                 let loop = try EventLoop(listener: listener, fixtureChanges: fixtureChanges, handler: handler,
-                                         log: log, settings: settings)
+                                         log: log, settings: settings, backend: backend)
                 loops.append(loop)
-                threads.append(try System.startThread { loop.run() })
+                threads.append(try POSIX.startThread { loop.run() })
             }
         } catch {
             loops.forEach { $0.requestStop() }
             threads.forEach { $0.join() }
             handler.fixtures.stopWatching()
-            System.close(listener)
+            POSIX.close(listener)
             throw error
         }
-        let port = System.boundPort(listener)
-        state.withValue { $0 = RunState(listener: listener, port: port, loops: loops, threads: threads) }
+        let port = POSIX.boundPort(listener)
+        state.withValue {
+            $0 = RunState(listener: listener, port: port, backend: backend, loops: loops, threads: threads)
+        }
     }
 
     /// Stops accepting, lets in-flight responses finish (up to five seconds), closes every connection
@@ -140,7 +164,7 @@ public final class MockServer: Sendable {
         running.threads.forEach { $0.join() }
         if running.listener >= 0 {
             handler.fixtures.stopWatching()
-            System.close(running.listener)
+            POSIX.close(running.listener)
         }
     }
 
@@ -155,4 +179,8 @@ public final class MockServer: Sendable {
     public func resetScenarios() { handler.scenarios.resetAll() }
 
     private static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0.001, seconds) * 1_000_000_000) }
+
+    private static func environment(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment[name]
+    }
 }

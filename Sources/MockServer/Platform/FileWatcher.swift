@@ -39,7 +39,7 @@ final class FileWatcher {
         self.root = root
     }
 
-    deinit { System.close(descriptor) }
+    deinit { POSIX.close(descriptor) }
 
     /// A watcher of every directory under `root`, or `nil` when the platform has no inotify, the
     /// per-user limit of instances is reached, or the tree cannot be watched whole.

@@ -1,0 +1,37 @@
+/// Event-loop threads.
+extension POSIX {
+    /// Loop threads get their stack size explicitly: Darwin gives secondary threads only 512 KB, and a
+    /// `ulimit -s` on Linux changes the default too. Only touched pages cost memory.
+    static let loopThreadStackSize = 8 << 20
+
+    /// Starts `body` on a new joinable thread with `stackSize` bytes of stack.
+    static func startThread(
+        stackSize: Int = loopThreadStackSize,
+        _ body: @escaping @Sendable () -> Void
+    ) throws(SocketError) -> ThreadHandle {
+        let box = Unmanaged.passRetained(ThreadBody(body))
+        guard let thread = LibC.createThread(stackSize: stackSize, context: box.toOpaque(),
+                                             entry: { POSIX.runThreadBody($0) }) else {
+            box.release()
+            throw .failed("pthread_create")
+        }
+        return ThreadHandle(thread: thread)
+    }
+
+    private static func runThreadBody(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let context else { return nil }
+        Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
+        return nil
+    }
+
+    struct ThreadHandle: @unchecked Sendable {
+        // @unchecked: a pthread_t is an opaque id, joined once by the owner that started it.
+        let thread: LibC.Thread
+        func join() { LibC.joinThread(thread) }
+    }
+
+    private final class ThreadBody {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+}
