@@ -1,5 +1,4 @@
 import ContractModel
-import Dispatch
 import MockServer
 
 /// `mock-server`: argument parsing, start-up output and signal handling. Everything else is the
@@ -41,6 +40,9 @@ enum MockServerCommand {
     }
 
     private static func serve(_ configuration: MockServer.Configuration) {
+        // Before any thread starts: every thread inherits the blocked set, and a signal that arrives
+        // while the contracts load or the server starts stays pending until the signal thread takes it.
+        POSIX.blockSignals(POSIX.Signal.allCases)
         let server: MockServer
         do {
             server = try MockServer(configuration: configuration)
@@ -52,38 +54,43 @@ enum MockServerCommand {
         // kill the server, and many clients need many descriptors.
         POSIX.ignoreBrokenPipes()
         let descriptors = POSIX.raiseDescriptorLimit()
-        // Handle signals before the first connection can be accepted, so a SIGTERM sent right after the
-        // first response is never lost.
-        installSignalHandlers(server)
         do {
             try server.start()
         } catch {
             fail("cannot listen on \(server.address): \(error)", code: 1)
         }
+        // Signals get a thread of their own, so a banner write blocked on a full stdout pipe cannot hold
+        // them up.
+        let signalThread: POSIX.ThreadHandle
+        do {
+            signalThread = try POSIX.startThread(stackSize: 256 * 1024) { handleSignals(server) }
+        } catch {
+            fail("cannot start the signal thread: \(error)", code: 1)
+        }
         emit("listening on \(server.url)")
         let loops = configuration.threads == 1 ? "1 event loop" : "\(configuration.threads) event loops"
         emit("\(loops) (\(server.ioBackend)), up to \(descriptors.map(String.init) ?? "an unknown number of") open descriptors")
         emit(EndpointTable.render(server.contracts))
-        dispatchMain()
+        // Not dispatchMain(): it waits in sigsuspend with every signal unblocked, where SIGTERM's default
+        // action would end the process before the signal thread takes it.
+        signalThread.join()
     }
 
-    /// SIGINT and SIGTERM stop accepting, let in-flight responses finish, and exit 0.
-    private static func installSignalHandlers(_ server: MockServer) {
-        for signal in POSIX.Signal.allCases {
-            POSIX.ignore(signal)
-            let source = DispatchSource.makeSignalSource(signal: signal.number, queue: .main)
-            source.setEventHandler {
+    /// SIGINT, SIGTERM and SIGQUIT stop accepting, let in-flight responses finish, and exit 0. SIGHUP,
+    /// SIGUSR1 and SIGUSR2 are logged and ignored.
+    private static func handleSignals(_ server: MockServer) -> Never {
+        while true {
+            let signal = POSIX.waitForSignal(POSIX.Signal.allCases)
+            switch signal {
+            case .interrupt, .terminate, .quit:
                 server.stop()
-                emit("stopped")
+                emit("stopped (\(signal.name))")
                 POSIX.exit(0)
+            case .hangUp, .user1, .user2:
+                emit("\(signal.name) ignored (SIGINT, SIGTERM or SIGQUIT stop the server)", toStandardError: true)
             }
-            source.resume()
-            signalSources.append(source)
         }
     }
-
-    /// Keeps the signal sources alive; touched only on the main thread.
-    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 
     /// Unbuffered, so a parent process reading the first line sees it at once.
     private static func emit(_ text: String, toStandardError: Bool = false) {

@@ -163,3 +163,46 @@ struct JSONReaderTests {
         }
     }
 }
+
+/// A default macOS volume ignores letter case, so a path that differs from the file only in case works
+/// there and breaks on Linux CI; `validate` says so on every platform, naming the spelling on disk.
+struct FixtureCaseTests {
+    private func load(body: String, files: [String]) throws -> [ContractProblem] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("case-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let contracts = directory.appendingPathComponent("Contracts")
+        try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
+        let contract = #"{ "domain": "d", "endpoints": [ { "id": "e", "method": "GET", "path": "/e/{id}", "#
+            + #""scenarios": [ { "name": "success", "status": 200, "body": "\#(body)", "expect": "success" } ] } ] }"#
+        try Data(contract.utf8).write(to: contracts.appendingPathComponent("d.json"))
+        for file in files {
+            let url = directory.appendingPathComponent("Fixtures/" + file)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: url)
+        }
+        do {
+            _ = try ContractLoader.load(contractsDirectory: contracts.path,
+                                        fixturesDirectory: directory.appendingPathComponent("Fixtures").path)
+            return []
+        } catch {
+            return error.problems
+        }
+    }
+
+    @Test(arguments: [
+        ("Products/list.json", "products/list.json"),
+        ("products/List.json", "products/list.json"),
+        ("PRODUCTS/{id}.json", "products"),
+    ])
+    func fixturePath_DifferingOnlyInCase_IsAProblemNamingTheFileOnDisk(body: String, onDisk: String) throws {
+        let problems = try load(body: body, files: ["products/list.json"])
+        try #require(problems.count == 1)
+        #expect(problems[0].reason.contains("differs in letter case from \"\(onDisk)\""))
+        #expect(problems[0].path.hasSuffix(".body"))
+    }
+
+    @Test func exactlyCasedPaths_HaveNoProblem() throws {
+        #expect(try load(body: "products/list.json", files: ["products/list.json"]).isEmpty)
+        #expect(try load(body: "products/{id}.json", files: ["products/list.json"]).isEmpty)
+    }
+}

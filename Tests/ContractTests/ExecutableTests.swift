@@ -13,24 +13,27 @@ import Testing
 
 /// Runs the built `mock-server` executable the way users and CI do.
 struct ExecutableTests {
-    /// The executable built next to this test bundle (the test target depends on it).
+    /// The executable built next to this test bundle (the test target depends on it), found from the
+    /// image that holds this code: the test binary on Linux (`/proc/self/exe`), the `.xctest` bundle's
+    /// binary on Darwin (`dladdr`), whatever process loaded it (`xctest`, `swiftpm-testing-helper`,
+    /// Xcode), where `argv[0]` would name the loader.
     static func executableURL() throws -> URL {
-        // Linux: the test binary itself; Darwin: the .xctest bundle, inside the same build folder.
         #if canImport(Darwin)
-        let starts = Bundle.allBundles.map { Optional($0.bundlePath) } + [CommandLine.arguments.first]
-        #else
-        let starts = [(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")),
-                      CommandLine.arguments.first]
-        #endif
-        for start in starts.compactMap({ $0 }) {
-            var directory = URL(fileURLWithPath: start).deletingLastPathComponent()
-            while directory.path != "/" {
-                let candidate = directory.appendingPathComponent("mock-server")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
+        var info = Dl_info()
+        guard dladdr(#dsohandle, &info) != 0, let image = info.dli_fname else {
+            throw ExecutableNotFound(near: "this test image (dladdr failed)")
         }
-        throw ExecutableNotFound(near: starts.compactMap { $0 }.joined(separator: ", "))
+        let start = String(cString: image)
+        #else
+        let start = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        #endif
+        var directory = URL(fileURLWithPath: start).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("mock-server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw ExecutableNotFound(near: start)
     }
 
     struct ExecutableNotFound: Error, CustomStringConvertible {
@@ -76,10 +79,14 @@ struct ExecutableTests {
         #expect(usage.error.contains("--port: 'http' is not 0...65535"))
     }
 
-    private static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
@@ -122,12 +129,28 @@ struct ExecutableTests {
 
     /// Starts the executable on a free port with the bundled contracts; returns it with its standard
     /// output and the first line there ("listening on http://127.0.0.1:<port>").
-    private static func launch(log: String) throws -> (Process, Pipe, firstLine: String) {
+    /// - Parameters:
+    ///   - wrapper: A command the executable runs under, such as `["taskset", "-c", "0"]`.
+    ///   - environment: Added to this process's environment.
+    static func launch(
+        log: String,
+        arguments: [String] = [],
+        wrapper: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> (Process, Pipe, firstLine: String) {
         let process = Process()
-        process.executableURL = try executableURL()
-        process.arguments = ["--port", "0", "--log", log,
-                             "--contracts", ContractCatalog.contractsDirectory,
-                             "--fixtures", ContractCatalog.fixturesDirectory]
+        let executable = try executableURL()
+        let serverArguments = ["--port", "0", "--log", log,
+                               "--contracts", ContractCatalog.contractsDirectory,
+                               "--fixtures", ContractCatalog.fixturesDirectory] + arguments
+        if let command = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = Array(wrapper.dropFirst()) + [executable.path] + serverArguments
+        } else {
+            process.executableURL = executable
+            process.arguments = serverArguments
+        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -139,7 +162,7 @@ struct ExecutableTests {
         }
     }
 
-    private static func readLine(from handle: FileHandle) throws -> String {
+    static func readLine(from handle: FileHandle) throws -> String {
         var bytes: [UInt8] = []
         while true {
             let byte = handle.readData(ofLength: 1)

@@ -106,7 +106,9 @@ final class RawClient {
 
     /// Reads one whole response framed by Content-Length (no chunked responses are ever sent).
     func readResponse() throws -> RawResponse {
-        var bytes: [UInt8] = []
+        // Bytes of this response may have arrived with the previous one (pipelining).
+        var bytes = pending
+        pending = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let response = RawResponse(parsing: bytes) {
@@ -115,8 +117,7 @@ final class RawClient {
             }
             let count = recv(fd, &chunk, chunk.count, 0)
             guard count > 0 else { throw POSIXFailure(operation: "recv (got \(bytes.count) bytes)") }
-            bytes = pending + bytes + chunk[0..<count]
-            pending = []
+            bytes += chunk[0..<count]
         }
     }
 

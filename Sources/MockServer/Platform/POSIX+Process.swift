@@ -69,23 +69,6 @@ extension POSIX {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// The signals the executable handles.
-    package enum Signal: CaseIterable {
-        case interrupt, terminate
-
-        package var number: Int32 {
-            switch self {
-            case .interrupt: SIGINT
-            case .terminate: SIGTERM
-            }
-        }
-    }
-
-    /// Makes the process ignore `signal`, so that a dispatch source alone handles it.
-    package static func ignore(_ ignored: Signal) {
-        signal(ignored.number, SIG_IGN)
-    }
-
     /// Ends the process with `code`.
     package static func exit(_ code: Int32) -> Never {
         LibC.exitProcess(code)

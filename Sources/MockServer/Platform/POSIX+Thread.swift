@@ -2,10 +2,10 @@
 extension POSIX {
     /// Loop threads get their stack size explicitly: Darwin gives secondary threads only 512 KB, and a
     /// `ulimit -s` on Linux changes the default too. Only touched pages cost memory.
-    static let loopThreadStackSize = 8 << 20
+    package static let loopThreadStackSize = 8 << 20
 
     /// Starts `body` on a new joinable thread with `stackSize` bytes of stack.
-    static func startThread(
+    package static func startThread(
         stackSize: Int = loopThreadStackSize,
         _ body: @escaping @Sendable () -> Void
     ) throws(SocketError) -> ThreadHandle {
@@ -24,10 +24,10 @@ extension POSIX {
         return nil
     }
 
-    struct ThreadHandle: @unchecked Sendable {
+    package struct ThreadHandle: @unchecked Sendable {
         // @unchecked: a pthread_t is an opaque id, joined once by the owner that started it.
         let thread: LibC.Thread
-        func join() { LibC.joinThread(thread) }
+        package func join() { LibC.joinThread(thread) }
     }
 
     private final class ThreadBody {

@@ -1,0 +1,57 @@
+import Foundation
+import MockServer
+import Testing
+
+/// What the executable takes from the machine it runs on: processors, descriptors, the I/O backend.
+struct ExecutablePlatformTests {
+    /// The line after the listening line: "<n> event loop(s) (<backend>), up to <m> open descriptors".
+    private func startLine(
+        arguments: [String] = [],
+        wrapper: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> String {
+        let (process, output, _) = try ExecutableTests.launch(log: "off", arguments: arguments, wrapper: wrapper,
+                                                              environment: environment)
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+            withExtendedLifetime(output) {}
+        }
+        return try ExecutableTests.readLine(from: output.fileHandleForReading)
+    }
+
+    #if os(Linux)
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset")))
+    func pinnedToOneCPU_RunsOneEventLoop() throws {
+        #expect(try startLine(wrapper: ["/usr/bin/taskset", "-c", "0"]).hasPrefix("1 event loop ("))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
+    func descriptorLimit_IsRaisedToTheHardLimit_AndReported() throws {
+        #expect(try startLine(wrapper: ["/usr/bin/prlimit", "--nofile=100:1000"])
+            .hasSuffix("up to 1000 open descriptors"))
+        #expect(try startLine(wrapper: ["/usr/bin/prlimit", "--nofile=200:200"])
+            .hasSuffix("up to 200 open descriptors"))
+    }
+    #endif
+
+    @Test func ioFlag_AndEnvironment_ChooseTheBackend() throws {
+        #expect(try startLine(arguments: ["--io", "poll", "--threads", "3"]).hasPrefix("3 event loops (poll)"))
+        #expect(try startLine(environment: ["MOCK_SERVER_IO": "poll"]).contains("(poll)"))
+        #expect(try startLine(environment: ["MOCK_SERVER_IO": ""]).contains("(\(IOBackend.platformDefault))"))
+    }
+
+    @Test func unavailableBackend_IsAUsageError_NamingTheAvailableOnes() throws {
+        let other = IOBackend.platformDefault == .epoll ? "kqueue" : "epoll"
+        let flag = try ExecutableTests.run(["--io", other])
+        #expect(flag.status == 2)
+        let available = IOBackend.available.map(\.description).joined(separator: ", ")
+        #expect(flag.error.contains("--io: '\(other)' is not available here; use one of \(available)"))
+
+        let variable = try ExecutableTests.run(["--port", "0", "--contracts", ContractCatalog.contractsDirectory,
+                                                "--fixtures", ContractCatalog.fixturesDirectory],
+                                               environment: ["MOCK_SERVER_IO": "select"])
+        #expect(variable.status == 1)
+        #expect(variable.error.contains("I/O backend MOCK_SERVER_IO=select is not available on this platform"))
+    }
+}

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Testing
+
+/// Signals sent to the real executable: none is ever lost, however early it arrives.
+struct ExecutableSignalTests {
+    private func start(stderr: Pipe? = nil, waitUntilListening: Bool = true) throws -> Process {
+        let process = Process()
+        process.executableURL = try ExecutableTests.executableURL()
+        process.arguments = ["--port", "0", "--log", "off", "--contracts", ContractCatalog.contractsDirectory,
+                             "--fixtures", ContractCatalog.fixturesDirectory]
+        let output = Pipe()
+        process.standardOutput = waitUntilListening ? output : FileHandle.nullDevice
+        process.standardError = stderr ?? FileHandle.nullDevice
+        try process.run()
+        if waitUntilListening {
+            #expect(try ExecutableTests.readLine(from: output.fileHandleForReading).hasPrefix("listening on "))
+        }
+        return process
+    }
+
+    /// Waits up to `seconds` for the process to end; `false` if it is still running (then it is killed).
+    private func ends(_ process: Process, within seconds: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return false
+        }
+        process.waitUntilExit()
+        return true
+    }
+
+    @Test func sigterm_AtRandomMomentsInTheFirstTenMilliseconds_AlwaysStopsTheServer() throws {
+        var stoppedCleanly = 0
+        for _ in 0..<50 {
+            let process = try start(waitUntilListening: false)
+            usleep(UInt32.random(in: 0...10_000))
+            kill(process.processIdentifier, SIGTERM)
+            try #require(ends(process), "a SIGTERM was lost: the server kept running")
+            // Before main() blocks the signal, its default action ends the process; after, it exits 0.
+            let clean = process.terminationReason == .exit && process.terminationStatus == 0
+            let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM
+            #expect(clean || killed)
+            if clean { stoppedCleanly += 1 }
+        }
+        #expect(stoppedCleanly > 0)
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM, SIGQUIT])
+    func stopSignals_ExitZero_WithoutACrashReport(signal: Int32) throws {
+        let errors = Pipe()
+        let process = try start(stderr: errors)
+        kill(process.processIdentifier, signal)
+        #expect(ends(process))
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.isEmpty, "\(text)")
+    }
+
+    @Test(arguments: [SIGHUP, SIGUSR1, SIGUSR2])
+    func otherSignals_AreLoggedAndIgnored(signal: Int32) throws {
+        let errors = Pipe()
+        let process = try start(stderr: errors)
+        kill(process.processIdentifier, signal)
+        usleep(200_000)
+        #expect(process.isRunning)
+        kill(process.processIdentifier, SIGINT)
+        #expect(ends(process))
+        #expect(process.terminationStatus == 0)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("ignored (SIGINT, SIGTERM or SIGQUIT stop the server)"))
+    }
+}
