@@ -1,4 +1,5 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
+// 6.1 (Xcode 16.3) is the oldest toolchain that builds the tests: they use `#expect(throws:)`'s returned error.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -21,7 +22,7 @@ let package = Package(
         .target(name: "ContractModel", swiftSettings: strict),
         .target(name: "CSystemShims"),
         .target(name: "MockServer", dependencies: ["ContractModel", "CSystemShims"], swiftSettings: strict),
-        .executableTarget(name: "mock-server", dependencies: ["MockServer"], swiftSettings: strict),
+        .executableTarget(name: "mock-server", dependencies: ["MockServer", "ContractModel"], swiftSettings: strict),
 
         .testTarget(name: "NetworkingTests", dependencies: ["Networking"], swiftSettings: strict),
         .testTarget(name: "EndpointsTests", dependencies: ["Endpoints", "Networking"], swiftSettings: strict),

@@ -119,12 +119,19 @@ struct ExecutableTests {
         let lines = try text.split(separator: "\n").filter { $0.hasPrefix("{") }.map { line in
             try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
+        #if canImport(Darwin)
+        // CFNetwork may send an idempotent request once more after a failure on a reused connection.
+        try #require(lines.count == 2 || lines.count == 3, "\(text)")
+        #else
         try #require(lines.count == 2, "\(text)")
+        #endif
         #expect(lines[0]["method"] as? String == "GET" && lines[0]["target"] as? String == "/healthChecker")
         #expect(lines[0]["status"] as? Int == 200 && lines[0]["scenario"] as? String == "success")
         #expect(lines[0]["fault"] == nil && (lines[0]["bytes"] as? Int ?? 0) > 2)
-        #expect(lines[1]["status"] == nil && lines[1]["fault"] as? String == "malformed_response")
-        #expect(lines[1]["scenario"] as? String == "malformed")
+        for line in lines.dropFirst() {
+            #expect(line["status"] == nil && line["fault"] as? String == "malformed_response")
+            #expect(line["scenario"] as? String == "malformed")
+        }
     }
 
     /// Starts the executable on a free port with the bundled contracts; returns it with its standard
