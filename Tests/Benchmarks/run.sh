@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: the release-built mock-server against nginx serving the same fixture, side by side.
-# Not part of `swift test` or CI. Usage: Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
+# Not part of `swift test` or CI. Usage: [BASELINE=<git revision>] Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
+# With BASELINE, that revision is built the same way and measured in the same run, interleaved, for
+# before/after figures (columns "before" and "after/before").
 # Prints one table (req/s and p99 per concurrency, ratio ours/nginx), start-up time, RSS, and a
 # URLSession client loop. Stops everything it started, by PID.
 set -euo pipefail
@@ -9,9 +11,11 @@ ROOT=$PWD
 DURATION=${1:-5}
 WORK=$(mktemp -d)
 PIDS=()
+BASELINE=${BASELINE:-}
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    [ -n "$BASELINE" ] && git -C "$ROOT" worktree remove --force "$WORK/baseline-src" >/dev/null 2>&1
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -33,9 +37,17 @@ echo "building mock-server (release, static Swift runtime)..." >&2
 RELEASE=(-c release --static-swift-stdlib --scratch-path .build-release)
 swift build "${RELEASE[@]}" --product mock-server >/dev/null
 BIN="$(swift build "${RELEASE[@]}" --show-bin-path)/mock-server"
+if [ -n "$BASELINE" ]; then
+    echo "building the baseline $BASELINE the same way..." >&2
+    git worktree add --detach "$WORK/baseline-src" "$BASELINE" >/dev/null 2>&1
+    BASE_RELEASE=(-c release --static-swift-stdlib --scratch-path "$ROOT/.build-baseline")
+    (cd "$WORK/baseline-src" && swift build "${BASE_RELEASE[@]}" --product mock-server >/dev/null)
+    BASE_BIN="$(cd "$WORK/baseline-src" && swift build "${BASE_RELEASE[@]}" --show-bin-path)/mock-server"
+fi
 
 OUR_PORT=18181
 NGINX_PORT=18182
+BASE_PORT=18183
 FIXTURE=Fixtures/products/list.json
 TARGET="/api/products?page_no=1&items_per_page=20"
 
@@ -75,6 +87,11 @@ kill -0 $OUR_PID 2>/dev/null || { echo "our server did not start:"; cat "$WORK/o
 wait_for() { for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$1$TARGET" && return 0; sleep 0.02; done; echo "port $1 did not answer" >&2; exit 1; }
 wait_for $OUR_PORT
 wait_for $NGINX_PORT
+if [ -n "$BASELINE" ]; then
+    $SERVER_CPU "$BASE_BIN" --port $BASE_PORT --log off --threads 1 >"$WORK/baseline.log" 2>&1 &
+    PIDS+=($!)
+    wait_for $BASE_PORT
+fi
 cmp -s <(curl -s "http://127.0.0.1:$OUR_PORT$TARGET") "$FIXTURE" || { echo "ours serves different bytes" >&2; exit 1; }
 cmp -s <(curl -s "http://127.0.0.1:$NGINX_PORT$TARGET") "$FIXTURE" || { echo "nginx serves different bytes" >&2; exit 1; }
 
@@ -101,14 +118,24 @@ best() { # keep the higher req/s of two runs and the lower p99
 
 echo
 echo "wrk -t1, ${DURATION}s per run, each run twice with the servers interleaved; fixture $(wc -c <"$FIXTURE") bytes"
-printf '%-12s %14s %14s %8s %12s %12s\n' connections "ours req/s" "nginx req/s" ratio "ours p99" "nginx p99"
+printf '%-12s %14s %14s %8s %12s %12s' connections "ours req/s" "nginx req/s" ratio "ours p99" "nginx p99"
+[ -n "$BASELINE" ] && printf ' %14s %12s %13s' "before req/s" "before p99" "after/before"
+echo
 for connections in 1 16 64; do
     o1=$(run_wrk $OUR_PORT $connections); n1=$(run_wrk $NGINX_PORT $connections)
+    [ -n "$BASELINE" ] && b1=$(run_wrk $BASE_PORT $connections)
     o2=$(run_wrk $OUR_PORT $connections); n2=$(run_wrk $NGINX_PORT $connections)
+    [ -n "$BASELINE" ] && b2=$(run_wrk $BASE_PORT $connections)
     ours=$(best "$o1" "$o2"); theirs=$(best "$n1" "$n2")
     read -r ours_rps ours_p99 <<<"$ours"; read -r nginx_rps nginx_p99 <<<"$theirs"
     ratio=$(awk -v a="$ours_rps" -v b="$nginx_rps" 'BEGIN { printf "%.2fx", a / b }')
-    printf '%-12s %14s %14s %8s %10sms %10sms\n' "$connections" "$ours_rps" "$nginx_rps" "$ratio" "$ours_p99" "$nginx_p99"
+    printf '%-12s %14s %14s %8s %10sms %10sms' "$connections" "$ours_rps" "$nginx_rps" "$ratio" "$ours_p99" "$nginx_p99"
+    if [ -n "$BASELINE" ]; then
+        read -r base_rps base_p99 <<<"$(best "$b1" "$b2")"
+        change=$(awk -v a="$ours_rps" -v b="$base_rps" 'BEGIN { printf "%.2fx", a / b }')
+        printf ' %14s %10sms %13s' "$base_rps" "$base_p99" "$change"
+    fi
+    echo
 done
 RSS_LOADED=$(rss_kib $OUR_PID)
 
