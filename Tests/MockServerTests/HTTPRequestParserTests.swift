@@ -31,6 +31,15 @@ struct HTTPRequestParserTests {
         #expect(parsed.keepAlive)
     }
 
+    /// Someone typing into `nc` sends bare LFs; the request must be answered at once, not left to wait
+    /// for a CRLF CRLF that never comes.
+    @Test(arguments: ["GET / HTTP/1.1\nHost: a\n\n", "GET / HTTP/1.1\nHost: a\n", "GET / HTTP/1.1\r\nHost: a\n\n"])
+    func bareLineFeeds_Are400_BeforeTheHeadIsComplete(text: String) throws {
+        let error = try #require(failure(text))
+        #expect(error.status.code == 400)
+        #expect(error.reason.contains("bare LF"))
+    }
+
     @Test func body_IsParsed_WhenContentLengthIsProvided() throws {
         let parsed = try #require(request("POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello"))
         #expect(parsed.body == Array("hello".utf8))

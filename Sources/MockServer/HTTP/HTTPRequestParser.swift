@@ -93,7 +93,12 @@ struct HTTPRequestParser: Sendable {
         return (try HeadParser(bytes: head, limits: limits).parse(), end + 4)
     }
 
+    /// A head still incomplete must not wait for a CRLF CRLF that cannot come: lines ending in a bare LF
+    /// (someone typing into `nc`) are answered with a 400 at once rather than left to time out.
     private func checkIncompleteHead(_ buffer: UnsafeRawBufferPointer, from start: Int) throws(HTTPParseError) {
+        if (start..<buffer.count).contains(where: { buffer[$0] == 10 && ($0 == start || buffer[$0 - 1] != 13) }) {
+            throw .bad("a line ends in a bare LF; HTTP/1.1 lines end in CRLF (\\r\\n)")
+        }
         let lineEnd = (start..<buffer.count).first { buffer[$0] == 10 }
         if lineEnd == nil && buffer.count - start > limits.requestLineBytes {
             throw HTTPParseError(.uriTooLong, "request line exceeds \(limits.requestLineBytes) bytes")
