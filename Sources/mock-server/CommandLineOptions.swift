@@ -25,6 +25,12 @@ struct CommandLineOptions {
           --fixtures <dir>     Folder of fixture files (default ./Fixtures)
           --scenario <name>    Default scenario for every endpoint that has one of this name
           --log <format>       Access log: text, json or off (default text)
+          --allow-host <name>  Also answer the admin API under this host name (repeatable)
+          --admin-token <t>    Require X-Mock-Admin-Token: <t> on every admin request (made up and printed
+                               when --host reaches beyond loopback and none is given)
+          --redact-header <h>  Store this header's value in the journal only as its length (repeatable;
+                               Authorization, Proxy-Authorization, Cookie and Set-Cookie always are)
+          --journal-secrets    Keep credential header values in the journal as sent
           --threads <n>        Event-loop threads (default: one per CPU the process may use, at most 4)
           --io <backend>       Readiness API: epoll (Linux), kqueue (macOS) or poll (default: the platform's
                                best, or $MOCK_SERVER_IO)
@@ -75,6 +81,15 @@ struct CommandLineOptions {
                     throw UsageError(description: "--threads: '\(text)' is not 1...64")
                 }
                 configuration.threads = threads
+            case "--redact-header": configuration.redactedHeaders.append(try value(for: flag, from: &remaining))
+            case "--journal-secrets": configuration.journalSecrets = true
+            case "--allow-host": configuration.allowedHosts.append(try value(for: flag, from: &remaining))
+            case "--admin-token":
+                let token = try value(for: flag, from: &remaining)
+                guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else {
+                    throw UsageError(description: "--admin-token: use visible ASCII characters, no spaces")
+                }
+                configuration.adminToken = token
             case "--io":
                 let text = try value(for: flag, from: &remaining)
                 guard let backend = IOBackend(name: text), backend.isAvailable else {

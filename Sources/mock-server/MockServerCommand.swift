@@ -68,12 +68,23 @@ enum MockServerCommand {
             fail("cannot start the signal thread: \(error)", code: 1)
         }
         emit("listening on \(server.url)")
+        if server.isExposed { emit(exposureWarning(server), toStandardError: true) }
         let loops = configuration.threads == 1 ? "1 event loop" : "\(configuration.threads) event loops"
         emit("\(loops) (\(server.ioBackend)), up to \(descriptors.map(String.init) ?? "an unknown number of") open descriptors")
         emit(EndpointTable.render(server.contracts))
         // Not dispatchMain(): it waits in sigsuspend with every signal unblocked, where SIGTERM's default
         // action would end the process before the signal thread takes it.
         signalThread.join()
+    }
+
+    /// Who can reach a server bound beyond loopback, and how the admin API is protected, in one line.
+    private static func exposureWarning(_ server: MockServer) -> String {
+        let port = server.port
+        let urls = server.networkAddresses.map { "http://" + SocketError.display(host: $0, port: port) }
+        let reach = urls.isEmpty ? "devices on your networks" : "devices on your networks (" + urls.joined(separator: ", ") + ")"
+        let token = server.adminToken.map { "the admin API needs the header X-Mock-Admin-Token: \($0) from them" }
+            ?? "the admin API answers loopback only"
+        return "warning: \(reach) can reach the mock endpoints; \(token)"
     }
 
     /// SIGINT, SIGTERM and SIGQUIT stop accepting, let in-flight responses finish, and exit 0. SIGHUP,

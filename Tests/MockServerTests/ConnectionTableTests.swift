@@ -3,7 +3,7 @@ import Testing
 
 /// The event loop's descriptor-indexed table of connections.
 struct ConnectionTableTests {
-    private func connection(_ fd: Int32) -> Connection { Connection(fd: fd, limits: HTTPLimits(), now: 0) }
+    private func connection(_ fd: Int32) -> Connection { Connection(fd: fd, limits: HTTPLimits(), now: 0, fromLoopback: true) }
 
     @Test func storesFindsAndRemoves_KeepingCount() {
         var table = ConnectionTable()

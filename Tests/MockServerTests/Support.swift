@@ -44,8 +44,8 @@ func withServer<T>(
 final class RawClient {
     let fd: Int32
 
-    /// Connects to 127.0.0.1:`port`; reads time out after `timeout` seconds.
-    init(port: UInt16, timeout: Int = 5) throws {
+    /// Connects to `host`:`port` (IPv4); reads time out after `timeout` seconds.
+    init(port: UInt16, host: String = "127.0.0.1", timeout: Int = 5) throws {
         _ = TestProcess.descriptorLimit
         #if canImport(Darwin)
         fd = socket(AF_INET, SOCK_STREAM, 0)
@@ -61,7 +61,7 @@ final class RawClient {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

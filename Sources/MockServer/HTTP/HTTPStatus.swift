@@ -13,6 +13,7 @@ struct HTTPStatus: Equatable, Sendable {
     static let noContent = HTTPStatus(204)
     static let badRequest = HTTPStatus(400)
     static let unauthorized = HTTPStatus(401)
+    static let forbidden = HTTPStatus(403)
     static let notFound = HTTPStatus(404)
     static let methodNotAllowed = HTTPStatus(405)
     static let requestTimeout = HTTPStatus(408)

@@ -11,7 +11,9 @@ import Darwin
 final class KqueueQueue: ReadinessQueue {
     private let queue: Int32
     private var registered: [Int32: Interest] = [:]
-    private var buffer = [kevent](repeating: kevent(), count: 256)
+    // `Array(repeating:)`, not `[kevent](…)`: Darwin's `kevent` names a struct and a function, and the
+    // ambiguous name does not fold into an array type.
+    private var buffer: [kevent] = Array(repeating: kevent(), count: 256)
 
     init() throws(SocketError) {
         queue = kqueue()
@@ -23,14 +25,17 @@ final class KqueueQueue: ReadinessQueue {
     deinit { POSIX.close(queue) }
 
     func add(_ fd: Int32, _ interest: Interest, exclusive: Bool) throws(SocketError) {
-        guard apply(fd, from: .none, to: interest) else { throw .failed("kevent") }
+        let code = apply(fd, from: .none, to: interest)
+        guard code == 0 else {
+            throw .failed(operation: "kevent", errno: code, reason: String(cString: strerror(code)))
+        }
         registered[fd] = interest
     }
 
+    /// Keeps the interest the kernel actually has when a change fails.
     func modify(_ fd: Int32, _ interest: Interest) {
         guard let current = registered[fd], current != interest else { return }
-        _ = apply(fd, from: current, to: interest)
-        registered[fd] = interest
+        if apply(fd, from: current, to: interest) == 0 { registered[fd] = interest }
     }
 
     func remove(_ fd: Int32) {
@@ -67,7 +72,8 @@ final class KqueueQueue: ReadinessQueue {
 
     /// Adds and deletes filters to go from one interest to another. EV_RECEIPT makes the kernel apply
     /// every change and report each one's result; deleting a filter that is not there (ENOENT) is fine.
-    private func apply(_ fd: Int32, from old: Interest, to new: Interest) -> Bool {
+    /// - Returns: 0, or the error number of the first change that failed.
+    private func apply(_ fd: Int32, from old: Interest, to new: Interest) -> Int32 {
         var changes: [kevent] = []
         for (filter, was, wants) in [(EVFILT_READ, old.reads, new.reads), (EVFILT_WRITE, old.writes, new.writes)]
         where was != wants {
@@ -75,15 +81,16 @@ final class KqueueQueue: ReadinessQueue {
                                   flags: UInt16((wants ? EV_ADD | EV_ENABLE : EV_DELETE) | EV_RECEIPT),
                                   fflags: 0, data: 0, udata: nil))
         }
-        guard !changes.isEmpty else { return true }
-        var receipts = [kevent](repeating: kevent(), count: changes.count)
+        guard !changes.isEmpty else { return 0 }
+        var receipts: [kevent] = Array(repeating: kevent(), count: changes.count)
         let count = receipts.withUnsafeMutableBufferPointer { results in
             changes.withUnsafeBufferPointer {
                 kevent(queue, $0.baseAddress, Int32($0.count), results.baseAddress, Int32(results.count), nil)
             }
         }
-        guard count >= 0 else { return false }
-        return receipts.prefix(Int(count)).allSatisfy { $0.data == 0 || $0.data == Int(ENOENT) }
+        guard count >= 0 else { return errno }
+        let failure = receipts.prefix(Int(count)).first { $0.data != 0 && $0.data != Int(ENOENT) }
+        return failure.map { Int32(truncatingIfNeeded: $0.data) } ?? 0
     }
 }
 

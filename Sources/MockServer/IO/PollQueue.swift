@@ -8,8 +8,15 @@ import Darwin
 /// changed in place, so a wait costs one system call and one pass over the ready entries.
 ///
 /// With an empty interest (``Interest/none``), Linux still reports POLLHUP and POLLERR; Darwin reports
-/// nothing.
+/// nothing. Darwin's poll(2) also refuses more than OPEN_MAX (10,240) descriptors with EINVAL, so a loop
+/// takes no more than that: a connection beyond it is refused at accept instead of ending the loop.
 final class PollQueue: ReadinessQueue {
+    #if canImport(Darwin)
+    static let capacity = Int(OPEN_MAX)
+    #else
+    static let capacity = Int.max
+    #endif
+
     private var entries: [pollfd] = []
     /// Where each descriptor's entry is in `entries`.
     private var slots: [Int32: Int] = [:]
@@ -18,6 +25,10 @@ final class PollQueue: ReadinessQueue {
         if let slot = slots[fd] {
             entries[slot].events = Self.mask(interest)
             return
+        }
+        guard entries.count < Self.capacity else {
+            throw .failed(operation: "poll: more than \(Self.capacity) descriptors in one loop", errno: EMFILE,
+                          reason: String(cString: strerror(EMFILE)))
         }
         slots[fd] = entries.count
         entries.append(pollfd(fd: fd, events: Self.mask(interest), revents: 0))
@@ -43,7 +54,7 @@ final class PollQueue: ReadinessQueue {
             poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds)
         }
         if count < 0 {
-            // EINVAL here (more descriptors than RLIMIT_NOFILE on Darwin) must stop the loop, not spin it.
+            // Anything but an interruption (EINVAL, EFAULT, ENOMEM) must stop the loop, not spin it.
             guard errno == EINTR else { throw .failed("poll") }
             return
         }

@@ -15,7 +15,8 @@ enum LibC {
     }
 
     /// Accepts one connection as a non-blocking, close-on-exec socket that raises no SIGPIPE, or
-    /// returns -1 with `errno` set. (Darwin has no accept4; the socket does not inherit O_NONBLOCK.)
+    /// returns -1 with `errno` set. (Darwin has no accept4. XNU copies O_NONBLOCK and SO_NOSIGPIPE from
+    /// the listener, but setting both here does not depend on that.)
     static func acceptConnection(_ listener: Int32) -> Int32 {
         let fd = Darwin.accept(listener, nil, nil)
         guard fd >= 0 else { return fd }
@@ -93,16 +94,23 @@ enum LibC {
     typealias Thread = pthread_t
     typealias ThreadEntry = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
 
-    /// Creates a joinable thread with `stackSize` bytes of stack that runs `entry(context)`. (Secondary
-    /// threads get only 512 KB on Darwin unless asked.)
-    static func createThread(stackSize: Int, context: UnsafeMutableRawPointer, entry: ThreadEntry) -> Thread? {
+    /// Creates a joinable thread with `stackSize` bytes of stack (rounded up to whole pages, which
+    /// Darwin requires) that runs `entry(context)`. Secondary threads get only 512 KB on Darwin unless
+    /// asked.
+    /// - Returns: The thread, or the error number pthreads returned.
+    static func createThread(stackSize: Int, context: UnsafeMutableRawPointer, entry: ThreadEntry)
+        -> Result<Thread, ThreadError>
+    {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
-        guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return nil }
+        let page = max(1, Int(sysconf(_SC_PAGESIZE)))
+        let code = pthread_attr_setstacksize(&attributes, (stackSize + page - 1) / page * page)
+        guard code == 0 else { return .failure(ThreadError(code: code)) }
         var thread: pthread_t?
-        guard pthread_create(&thread, &attributes, entry, context) == 0 else { return nil }
-        return thread
+        let created = pthread_create(&thread, &attributes, entry, context)
+        guard created == 0, let thread else { return .failure(ThreadError(code: created)) }
+        return .success(thread)
     }
 
     static func joinThread(_ thread: Thread) {

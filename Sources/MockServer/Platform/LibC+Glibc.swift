@@ -61,15 +61,22 @@ enum LibC {
     typealias Thread = pthread_t
     typealias ThreadEntry = @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
 
-    /// Creates a joinable thread with `stackSize` bytes of stack that runs `entry(context)`.
-    static func createThread(stackSize: Int, context: UnsafeMutableRawPointer, entry: ThreadEntry) -> Thread? {
+    /// Creates a joinable thread with `stackSize` bytes of stack (rounded up to whole pages) that runs
+    /// `entry(context)`.
+    /// - Returns: The thread, or the error number pthreads returned.
+    static func createThread(stackSize: Int, context: UnsafeMutableRawPointer, entry: ThreadEntry)
+        -> Result<Thread, ThreadError>
+    {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
-        guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return nil }
+        let page = max(1, Int(sysconf(Int32(_SC_PAGESIZE))))
+        let code = pthread_attr_setstacksize(&attributes, (stackSize + page - 1) / page * page)
+        guard code == 0 else { return .failure(ThreadError(code: code)) }
         var thread = pthread_t()
-        guard pthread_create(&thread, &attributes, entry, context) == 0 else { return nil }
-        return thread
+        let created = pthread_create(&thread, &attributes, entry, context)
+        guard created == 0 else { return .failure(ThreadError(code: created)) }
+        return .success(thread)
     }
 
     static func joinThread(_ thread: Thread) {

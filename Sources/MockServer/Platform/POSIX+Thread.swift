@@ -10,12 +10,14 @@ extension POSIX {
         _ body: @escaping @Sendable () -> Void
     ) throws(SocketError) -> ThreadHandle {
         let box = Unmanaged.passRetained(ThreadBody(body))
-        guard let thread = LibC.createThread(stackSize: stackSize, context: box.toOpaque(),
-                                             entry: { POSIX.runThreadBody($0) }) else {
+        switch LibC.createThread(stackSize: stackSize, context: box.toOpaque(), entry: { POSIX.runThreadBody($0) }) {
+        case .success(let thread):
+            return ThreadHandle(thread: thread)
+        case .failure(let error):
             box.release()
-            throw .failed("pthread_create")
+            // pthreads return their error number instead of setting errno.
+            throw .failed(operation: "pthread_create", errno: error.code, reason: error.reason)
         }
-        return ThreadHandle(thread: thread)
     }
 
     private static func runThreadBody(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {

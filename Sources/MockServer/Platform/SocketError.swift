@@ -31,7 +31,13 @@ public enum SocketError: Error, Equatable, CustomStringConvertible {
     }
 
     /// `host:port`, with an IPv6 host in brackets as URLs write it.
-    static func display(host: String, port: UInt16) -> String {
+    package static func display(host: String, port: UInt16) -> String {
         (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":\(port)"
     }
+}
+
+/// An error number a pthreads call returned (they do not set `errno`).
+struct ThreadError: Error {
+    let code: Int32
+    var reason: String { String(cString: strerror(code)) }
 }

@@ -41,8 +41,12 @@ final class Connection {
     /// Invalidates timers of a phase the connection has left.
     var timerToken: UInt64 = 0
 
-    init(fd: Int32, limits: HTTPLimits, now: UInt64) {
+    /// Whether the peer is on this machine's loopback interface (see ``AdminAccess``).
+    let fromLoopback: Bool
+
+    init(fd: Int32, limits: HTTPLimits, now: UInt64, fromLoopback: Bool) {
         self.fd = fd
+        self.fromLoopback = fromLoopback
         self.parser = HTTPRequestParser(limits: limits)
         self.inbound = [UInt8](repeating: 0, count: 4096)
         self.lastActivity = now

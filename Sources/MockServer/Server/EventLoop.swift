@@ -67,6 +67,12 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// The wake pipe lives as long as the loop: `requestStop()` may write to it after `run()` returned.
+    deinit {
+        POSIX.close(wakeRead)
+        POSIX.close(wakeWrite)
+    }
+
     /// Asks the loop to stop accepting, finish in-flight responses and return from `run()`.
     func requestStop() {
         stopRequested.withValue { $0 = true }
@@ -110,8 +116,6 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         for connection in connections.all { close(connection) }
-        POSIX.close(wakeRead)
-        POSIX.close(wakeWrite)
     }
 
     private func waitTimeout(now: UInt64) -> Int32 {
@@ -131,7 +135,8 @@ final class EventLoop: @unchecked Sendable {
             case .accepted(let fd):
                 do {
                     try poller.add(fd, .read)
-                    connections[fd] = Connection(fd: fd, limits: settings.limits, now: POSIX.monotonicNanoseconds())
+                    connections[fd] = Connection(fd: fd, limits: settings.limits, now: POSIX.monotonicNanoseconds(),
+                                                 fromLoopback: POSIX.isLoopbackPeer(fd))
                 } catch {
                     POSIX.close(fd)
                 }
@@ -278,7 +283,7 @@ final class EventLoop: @unchecked Sendable {
                 connection.readIndex += consumed
                 connection.continueSent = false
                 connection.requestStarted = connection.hasUnconsumedInput ? POSIX.monotonicNanoseconds() : nil
-                var reply = handler.handle(request)
+                var reply = handler.handle(request, fromLoopback: connection.fromLoopback)
                 // Journal on arrival, so a request is visible while its reply is still delayed or held.
                 if let entry = reply.entry.take() { handler.journal.append(entry) }
                 if reply.delayMs > 0 {

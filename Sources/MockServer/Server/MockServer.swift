@@ -30,6 +30,17 @@ public final class MockServer: Sendable {
         public var threads = MockServer.defaultThreadCount
         /// The readiness API; `nil` chooses ``IOBackend/environmentVariable`` if set, else the platform's best.
         public var io: IOBackend?
+        /// Host names (besides loopback ones and the bound address) under which the admin API answers.
+        public var allowedHosts: [String] = []
+        /// A token every admin request must carry in `X-Mock-Admin-Token`. Without one, a server bound
+        /// beyond loopback makes one up and demands it from peers that are not loopback
+        /// (``MockServer/adminToken``).
+        public var adminToken: String?
+        /// Headers whose values the journal stores only as scheme and length, besides `Authorization`,
+        /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
+        public var redactedHeaders: [String] = []
+        /// Keeps credential header values in the journal as sent (for debugging one's own token).
+        public var journalSecrets = false
         /// How many requests the journal keeps.
         public var journalCapacity = 1_000
         /// Seconds a client may take to send a request's head, its body, or to send nothing between requests.
@@ -57,6 +68,9 @@ public final class MockServer: Sendable {
     public let configuration: Configuration
     /// The loaded, validated contracts.
     public let contracts: ContractSet
+    /// The token the admin API demands (given, or made up because the server listens beyond loopback),
+    /// or `nil` when loopback clients need none.
+    public let adminToken: String?
     private let handler: RequestHandler
     private let state = Locked(RunState())
 
@@ -82,8 +96,14 @@ public final class MockServer: Sendable {
                 reason: "no endpoint has a scenario \"\(scenario)\"; known: " + known.joined(separator: ", "))])
         }
         self.contracts = contracts
+        let exposed = !AdminAccess.isLoopbackHost(configuration.host)
+        adminToken = configuration.adminToken ?? (exposed ? Self.randomToken() : nil)
+        let access = AdminAccess(allowedHosts: Self.ownAddresses(configuration.host) + configuration.allowedHosts,
+                                 token: adminToken, tokenFromLoopback: configuration.adminToken != nil)
         handler = RequestHandler(contracts: contracts, serverScenario: configuration.scenario,
-                                 journalCapacity: configuration.journalCapacity)
+                                 journalCapacity: configuration.journalCapacity, adminAccess: access,
+                                 redaction: HeaderRedaction(extraNames: configuration.redactedHeaders,
+                                                            enabled: !configuration.journalSecrets))
     }
 
     /// The requests received so far.
@@ -179,6 +199,27 @@ public final class MockServer: Sendable {
     public func resetScenarios() { handler.scenarios.resetAll() }
 
     private static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0.001, seconds) * 1_000_000_000) }
+
+    /// Whether the server listens beyond this machine's loopback interface.
+    public var isExposed: Bool { !AdminAccess.isLoopbackHost(configuration.host) }
+
+    /// The addresses devices on the network can use: the bound address, or every interface's when bound
+    /// to all of them (`0.0.0.0`, `::`).
+    public var networkAddresses: [String] { isExposed ? Self.ownAddresses(configuration.host) : [] }
+
+    private static func ownAddresses(_ host: String) -> [String] {
+        let name = AdminAccess.hostName(host)
+        return ["0.0.0.0", "::"].contains(name) ? POSIX.interfaceAddresses() : [name]
+    }
+
+    /// 32 hex digits from the system's secure random source.
+    private static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let hex = String(generator.next() as UInt32, radix: 16)
+            return String(repeating: "0", count: 8 - hex.count) + hex
+        }.joined()
+    }
 
     private static func environment(_ name: String) -> String? {
         ProcessInfo.processInfo.environment[name]

@@ -10,8 +10,18 @@ final class RequestHandler: Sendable {
     let fixtures: FixtureStore
     let journal: Journal
     private let admin: AdminAPI
+    private let adminAccess: AdminAccess
+    private let redaction: HeaderRedaction
 
-    init(contracts: ContractSet, serverScenario: String?, journalCapacity: Int) {
+    init(
+        contracts: ContractSet,
+        serverScenario: String?,
+        journalCapacity: Int,
+        adminAccess: AdminAccess,
+        redaction: HeaderRedaction
+    ) {
+        self.adminAccess = adminAccess
+        self.redaction = redaction
         router = Router(endpoints: contracts.endpoints)
         scenarios = ScenarioStore(endpoints: contracts.endpoints, serverDefault: serverScenario)
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
@@ -19,12 +29,16 @@ final class RequestHandler: Sendable {
         admin = AdminAPI(contracts: contracts, scenarios: scenarios, journal: journal)
     }
 
-    func handle(_ request: HTTPRequest) -> Reply {
+    /// - Parameter fromLoopback: Whether the peer is on this machine's loopback interface.
+    func handle(_ request: HTTPRequest, fromLoopback: Bool) -> Reply {
         guard let segments = PercentDecoding.segments(of: request.path) else {
             return .respond(ServerJSON.error(.badRequest, "the path has a malformed percent-escape"),
                             entry: entry(request, status: 400, violations: ["malformed percent-escape in path"]))
         }
-        if segments.first == AdminAPI.prefix { return admin.handle(request, segments: Array(segments.dropFirst())) }
+        if segments.first == AdminAPI.prefix {
+            if let refusal = adminAccess.refusal(of: request, fromLoopback: fromLoopback) { return .respond(refusal) }
+            return admin.handle(request, segments: Array(segments.dropFirst()))
+        }
 
         switch router.match(method: request.method, segments: segments) {
         case .notFound:
@@ -107,7 +121,7 @@ final class RequestHandler: Sendable {
         fault: String? = nil,
         violations: [String] = []
     ) -> JournalEntry {
-        JournalEntry(method: request.method, target: request.target, fields: request.headers.fields,
+        JournalEntry(method: request.method, target: request.target, fields: redaction.apply(request.headers.fields),
                      bodySize: request.body.count, endpoint: endpoint, scenario: scenario, status: status,
                      fault: fault, violations: violations)
     }

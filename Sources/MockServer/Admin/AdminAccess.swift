@@ -1,0 +1,82 @@
+/// Who may use the admin API under `/__mock/`: the person at the keyboard, not a web page they visit,
+/// and not another device on their network unless it has the token.
+///
+/// - `Host` must name this machine: a loopback address or name (`127.0.0.0/8`, `::1`, `localhost`,
+///   `*.localhost`), the bound address, one of the interfaces' addresses when bound to all of them, or a
+///   name allowed with `--allow-host`. A DNS-rebinding page reaches the server under its own host name,
+///   so it is refused.
+/// - An `Origin` other than the server's own is refused for every method: no other page can drive it.
+/// - With a token, `X-Mock-Admin-Token` must carry it: from every peer when the token was given, from
+///   peers that are not loopback when the server made one up because it listens beyond loopback.
+struct AdminAccess: Sendable {
+    static let tokenHeader = "X-Mock-Admin-Token"
+
+    /// Host names and addresses allowed besides loopback ones, lowercased.
+    private let allowedHosts: Set<String>
+    private let token: String?
+    /// Whether loopback peers need the token too.
+    private let tokenFromLoopback: Bool
+
+    init(allowedHosts: [String], token: String?, tokenFromLoopback: Bool) {
+        self.allowedHosts = Set(allowedHosts.map { Self.normalized($0) })
+        self.token = token
+        self.tokenFromLoopback = tokenFromLoopback
+    }
+
+    /// The refusal for `request`, or `nil` when it may use the admin API.
+    func refusal(of request: HTTPRequest, fromLoopback: Bool) -> HTTPResponse? {
+        guard let host = request.headers["Host"], !host.isEmpty else {
+            return ServerJSON.error(.forbidden, "the admin API needs a Host header naming this server")
+        }
+        let name = Self.normalized(Self.hostName(host))
+        guard Self.isLoopbackName(name) || allowedHosts.contains(name) else {
+            return ServerJSON.error(.forbidden, "the admin API answers only requests addressed to this machine "
+                + "(Host \(host) is not a loopback name or address); allow a name with --allow-host \(name)")
+        }
+        if let origin = request.headers["Origin"], !HTTPHeaders.equal(origin, "http://" + host) {
+            return ServerJSON.error(.forbidden, "the admin API refuses requests from other web pages (Origin \(origin))")
+        }
+        if let token, fromLoopback == false || tokenFromLoopback {
+            guard let given = request.headers[Self.tokenHeader], Self.constantTimeEqual(given, token) else {
+                return ServerJSON.error(.unauthorized, "the admin API needs the header \(Self.tokenHeader) with the "
+                    + "token printed when the server started (or given with --admin-token)")
+            }
+        }
+        return nil
+    }
+
+    /// The host of a `Host` header value: `[::1]:8080` → `::1`, `localhost:8080` → `localhost`.
+    static func hostName(_ value: String) -> String {
+        if value.hasPrefix("["), let close = value.firstIndex(of: "]") {
+            return String(value[value.index(after: value.startIndex)..<close])
+        }
+        if let colon = value.lastIndex(of: ":"), value.firstIndex(of: ":") == colon {
+            return String(value[..<colon])
+        }
+        return value
+    }
+
+    static func isLoopbackName(_ name: String) -> Bool {
+        name == "localhost" || name.hasSuffix(".localhost") || POSIX.isLoopbackAddress(name)
+    }
+
+    /// Whether `host` (as given to `--host`) is a loopback address or name.
+    static func isLoopbackHost(_ host: String) -> Bool {
+        isLoopbackName(normalized(hostName(host)))
+    }
+
+    private static func normalized(_ name: String) -> String {
+        var name = name.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return name
+    }
+
+    /// Compares every byte whatever the first difference, so timing does not tell how much matched.
+    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        var difference = UInt8(x.count == y.count ? 0 : 1)
+        for index in 0..<min(x.count, y.count) { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}
