@@ -72,7 +72,7 @@ struct MockServerRoutingTests {
     @Test func adminAPI_SwitchesAndResetsActiveScenario() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)
-            client.send("PUT /__mock/scenarios/healthCheck HTTP/1.1\r\nHost: a\r\nContent-Length: 25\r\n\r\n"
+            client.send("PUT /__mock/scenarios/healthCheck HTTP/1.1\r\nHost: localhost\r\nContent-Length: 25\r\n\r\n"
                         + #"{"scenario":"requestErr"}"#)
             let set = try client.readResponse()
             #expect(set.status == 200)
@@ -82,7 +82,7 @@ struct MockServerRoutingTests {
             let contracts = try client.get("/__mock/contracts")
             #expect(contracts.text.contains(#""id":"healthCheck""#) && contracts.text.contains(#""active":"requestErr""#))
 
-            client.send("DELETE /__mock/scenarios/healthCheck HTTP/1.1\r\nHost: a\r\n\r\n")
+            client.send("DELETE /__mock/scenarios/healthCheck HTTP/1.1\r\nHost: localhost\r\n\r\n")
             #expect(try client.readResponse().status == 200)
             #expect(try client.get("/healthChecker").status == 200)
         }
@@ -92,7 +92,7 @@ struct MockServerRoutingTests {
         try await withServer { server in
             let client = try RawClient(port: server.port)
             func put(_ path: String, _ body: String) throws -> RawResponse {
-                client.send("PUT \(path) HTTP/1.1\r\nHost: a\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                client.send("PUT \(path) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
                 return try client.readResponse()
             }
             #expect(try put("/__mock/scenarios/nope", #"{"scenario":"success"}"#).status == 404)
@@ -133,7 +133,7 @@ struct MockServerRoutingTests {
 
             let journal = try client.get("/__mock/journal?limit=1")
             #expect(journal.text.contains(#""target":"/api/products/2""#))
-            client.send("DELETE /__mock/journal HTTP/1.1\r\nHost: a\r\n\r\n")
+            client.send("DELETE /__mock/journal HTTP/1.1\r\nHost: localhost\r\n\r\n")
             #expect(try client.readResponse().status == 204)
             #expect(server.journal.entries().isEmpty)
         }
