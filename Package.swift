@@ -24,13 +24,15 @@ let package = Package(
         .target(name: "MockServer", dependencies: ["ContractModel", "CSystemShims"], swiftSettings: strict),
         .executableTarget(name: "mock-server", dependencies: ["MockServer", "ContractModel"], swiftSettings: strict),
 
+        .target(name: "TestSupport", dependencies: ["MockServer"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking"], swiftSettings: strict),
         .testTarget(name: "EndpointsTests", dependencies: ["Endpoints", "Networking"], swiftSettings: strict),
         .testTarget(name: "ContractModelTests", dependencies: ["ContractModel"], swiftSettings: strict),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "ContractModel"], swiftSettings: strict),
+        .testTarget(
+            name: "MockServerTests", dependencies: ["MockServer", "ContractModel", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ContractTests",
-            dependencies: ["Endpoints", "Networking", "MockServer", "ContractModel", "mock-server"],
+            dependencies: ["Endpoints", "Networking", "MockServer", "ContractModel", "TestSupport", "mock-server"],
             swiftSettings: strict
         ),
     ],

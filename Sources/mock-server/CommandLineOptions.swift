@@ -31,6 +31,8 @@ struct CommandLineOptions {
           --redact-header <h>  Store this header's value in the journal only as its length (repeatable;
                                Authorization, Proxy-Authorization, Cookie and Set-Cookie always are)
           --journal-secrets    Keep credential header values in the journal as sent
+          --cors [<origin>]    Answer CORS preflights and let web pages read mock responses: from any
+                               origin, or only from each <origin> given (repeatable); never the admin API
           --threads <n>        Event-loop threads (default: one per CPU the process may use, at most 4)
           --io <backend>       Readiness API: epoll (Linux), kqueue (macOS) or poll (default: the platform's
                                best, or $MOCK_SERVER_IO)
@@ -90,6 +92,16 @@ struct CommandLineOptions {
                     throw UsageError(description: "--admin-token: use visible ASCII characters, no spaces")
                 }
                 configuration.adminToken = token
+            case "--cors":
+                if let next = remaining.first, !next.hasPrefix("-") {
+                    remaining = remaining.dropFirst()
+                    guard next.hasPrefix("http://") || next.hasPrefix("https://") else {
+                        throw UsageError(description: "--cors: '\(next)' is not an origin such as http://localhost:3000")
+                    }
+                    configuration.cors = .origins((configuration.cors?.origins ?? []) + [next])
+                } else if configuration.cors == nil {
+                    configuration.cors = .anyOrigin
+                }
             case "--io":
                 let text = try value(for: flag, from: &remaining)
                 guard let backend = IOBackend(name: text), backend.isAvailable else {

@@ -1,6 +1,7 @@
 import Foundation
 import MockServer
 import Testing
+import TestSupport
 
 /// Connection handling: keep-alive, pipelining, faults as a raw client sees them, limits, timeouts,
 /// concurrency and shutdown.

@@ -2,6 +2,7 @@ import Foundation
 import ContractModel
 import MockServer
 import Testing
+import TestSupport
 
 /// Requests that break their contract get 400 (401 for auth) naming the violation, whatever the scenario.
 struct ContractValidationTests {

@@ -20,7 +20,7 @@ struct FixtureStoreTests {
     }
 
     private func text(_ store: FixtureStore, _ path: String) -> String? {
-        store.bytes(at: path).map { String(decoding: $0, as: UTF8.self) }
+        (try? store.bytes(at: path).get()).map { String(decoding: $0, as: UTF8.self) }
     }
 
     private func removeRoot() { try? FileManager.default.removeItem(at: root) }
@@ -44,7 +44,7 @@ struct FixtureStoreTests {
 
         try FileManager.default.removeItem(at: root.appendingPathComponent("health/ok.txt"))
         store.refresh()
-        #expect(store.bytes(at: "health/ok.txt") == nil)
+        #expect(text(store, "health/ok.txt") == nil)
         #expect(store.isWatching)
     }
 
@@ -53,7 +53,7 @@ struct FixtureStoreTests {
         let store = FixtureStore(root: root.path)
         _ = store.startWatching()
         defer { store.stopWatching() }
-        #expect(store.bytes(at: "later/new.json") == nil)
+        #expect(text(store, "later/new.json") == nil)
 
         try FileManager.default.createDirectory(at: root.appendingPathComponent("later"),
                                                 withIntermediateDirectories: true)
@@ -70,21 +70,46 @@ struct FixtureStoreTests {
 
     @Test func symbolicLinkAddedLater_FallsBackToCheckingEveryFile() throws {
         defer { removeRoot() }
-        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
-        try Data("outside".utf8).write(to: outside)
-        defer { try? FileManager.default.removeItem(at: outside) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("shared"),
+                                                withIntermediateDirectories: true)
+        try write("shared", to: "shared/body.txt")
         let store = FixtureStore(root: root.path)
         _ = store.startWatching()
         defer { store.stopWatching() }
 
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("health/linked.txt"),
-                                                   withDestinationURL: outside)
+                                                   withDestinationURL: root.appendingPathComponent("shared/body.txt"))
         store.refresh()
         #expect(!store.isWatching)
-        #expect(text(store, "health/linked.txt") == "outside")
+        #expect(text(store, "health/linked.txt") == "shared")
         // An edit behind the link, with no refresh at all, is still served.
-        try Data("outside, edited".utf8).write(to: outside)
-        #expect(text(store, "health/linked.txt") == "outside, edited")
+        try write("shared, edited", to: "shared/body.txt")
+        #expect(text(store, "health/linked.txt") == "shared, edited")
+    }
+
+    /// A fixture that a symbolic link places outside the folder is never served, even when the link is
+    /// retargeted after the file was cached.
+    @Test func symbolicLinkLeavingTheFolder_IsNeverServed() throws {
+        defer { removeRoot() }
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
+        try Data("secret".utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let link = root.appendingPathComponent("health/linked.txt")
+        let store = FixtureStore(root: root.path)
+
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+        guard case .failure(.outside(let target)) = store.bytes(at: "health/linked.txt") else {
+            Issue.record("a file outside the fixtures folder was served")
+            return
+        }
+        #expect(target.hasSuffix(outside.lastPathComponent))
+
+        try FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: root.appendingPathComponent("health/ok.txt"))
+        #expect(text(store, "health/linked.txt") == "OK")
+        try FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+        #expect(text(store, "health/linked.txt") == nil)
     }
 
     @Test func treeOnANonLocalFileSystem_IsNotWatched() throws {
@@ -93,7 +118,7 @@ struct FixtureStoreTests {
         let store = FixtureStore(root: "/proc/sys/fs/inotify")
         #expect(store.startWatching() == nil)
         #expect(!store.isWatching)
-        #expect(store.bytes(at: "max_user_watches").map { !$0.isEmpty } == true)
+        #expect(text(store, "max_user_watches").map { !$0.isEmpty } == true)
     }
     #endif
 
@@ -116,7 +141,7 @@ struct FixtureStoreTests {
         _ = store.startWatching()
         defer { store.stopWatching() }
         for path in ["../health/ok.txt", "/etc/passwd", "./ok.txt", "a//b", "ok.txt\0"] {
-            #expect(store.bytes(at: path) == nil, "\(path)")
+            #expect(text(store, path) == nil, "\(path)")
         }
         #expect(text(store, "ok.txt") == "OK")
     }

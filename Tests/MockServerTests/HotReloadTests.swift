@@ -1,6 +1,7 @@
 import Foundation
 import MockServer
 import Testing
+import TestSupport
 
 struct HotReloadTests {
     /// A private copy of the bundled contracts and fixtures that a test may edit.

@@ -2,6 +2,7 @@ import ContractModel
 import Foundation
 import MockServer
 import Testing
+import TestSupport
 
 /// Routing, scenarios, validation and the admin API, over real loopback sockets.
 struct MockServerRoutingTests {
@@ -38,7 +39,7 @@ struct MockServerRoutingTests {
             client.send("DELETE /healthChecker HTTP/1.1\r\nHost: a\r\n\r\n")
             let response = try client.readResponse()
             #expect(response.status == 405)
-            #expect(response.header("Allow") == "GET, HEAD")
+            #expect(response.header("Allow") == "GET, HEAD, OPTIONS")
         }
     }
 

@@ -17,11 +17,17 @@ struct HTTPResponse: Sendable {
         self.body = body
     }
 
+    /// The same response with more header fields after the prepared ones.
+    func adding(_ fields: [(name: String, value: String)]) -> HTTPResponse {
+        HTTPResponse(status: status, head: head + HTTPResponseEncoder.fields(fields), body: body)
+    }
+
     /// A JSON document as the body.
     static func json(_ status: HTTPStatus, _ body: [UInt8], headers: [(name: String, value: String)] = [])
         -> HTTPResponse
     {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"),
+                                               ("Cache-Control", "no-store")] + headers,
                      body: body)
     }
 }
@@ -54,7 +60,12 @@ enum HTTPResponseEncoder {
     /// The status line and `fields`, CRLF-terminated; CR and LF inside names or values are dropped so
     /// no contract value can split the response.
     static func statusAndFields(_ status: HTTPStatus, _ fields: [(name: String, value: String)]) -> [UInt8] {
-        var bytes = Array("HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
+        Array("HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8) + Self.fields(fields)
+    }
+
+    /// Header field lines, each ending in CRLF, with CR, LF (and `:` in names) dropped.
+    static func fields(_ fields: [(name: String, value: String)]) -> [UInt8] {
+        var bytes: [UInt8] = []
         for (name, value) in fields {
             bytes.append(contentsOf: name.utf8.filter { $0 != 13 && $0 != 10 && $0 != UInt8(ascii: ":") })
             bytes.append(contentsOf: ": ".utf8)

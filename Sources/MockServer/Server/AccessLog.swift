@@ -18,11 +18,12 @@ public struct AccessLog: Sendable {
         let scenario: String?
         let bytes: Int
         let durationMs: Double
+        let reason: String?
     }
 
     /// - Parameter started: When the request arrived (monotonic), for the duration; read only when logging.
     func write(method: String, target: String, status: Int?, fault: String?, scenario: String?, bytes: Int,
-               started: UInt64?) {
+               started: UInt64?, reason: String? = nil) {
         guard format != .off else { return }
         let durationNanoseconds = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
         let (seconds, milliseconds) = POSIX.wallClock()
@@ -31,10 +32,11 @@ public struct AccessLog: Sendable {
         switch format {
         case .text:
             let outcome = status.map(String.init) ?? fault ?? "-"
-            POSIX.writeLine("\(time) \(method) \(target) \(outcome) \(scenario ?? "-") \(bytes)B \(durationMs)ms")
+            let why = reason.map { " (\($0))" } ?? ""
+            POSIX.writeLine("\(time) \(method) \(target) \(outcome) \(scenario ?? "-") \(bytes)B \(durationMs)ms\(why)")
         case .json:
             let line = Line(time: time, method: method, target: target, status: status, fault: fault,
-                            scenario: scenario, bytes: bytes, durationMs: durationMs)
+                            scenario: scenario, bytes: bytes, durationMs: durationMs, reason: reason)
             POSIX.writeLine(String(decoding: ServerJSON.encode(line), as: UTF8.self))
         case .off:
             break

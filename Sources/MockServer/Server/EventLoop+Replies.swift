@@ -14,18 +14,21 @@ extension EventLoop {
             if !omitBody { connection.enqueue(response.body) }
             sent = head.count + (omitBody ? 0 : response.body.count)
             if !keepAlive { connection.closeAfterFlush = true }
-        case .fault(let fault, let body, let contentType):
-            sent = startFault(fault, body: body, contentType: contentType, holdMs: reply.holdMs, on: connection)
+        case .fault(let fault, let body, let head):
+            sent = startFault(fault, body: request.method == "HEAD" ? [] : body, head: head, holdMs: reply.holdMs,
+                              on: connection)
         }
         if log.format != .off {
             log.write(method: request.method, target: request.target, status: reply.status,
-                      fault: reply.faultName, scenario: reply.scenario, bytes: sent, started: started)
+                      fault: reply.faultName, scenario: reply.scenario, bytes: sent, started: started,
+                      reason: reply.reason)
         }
         if connections[connection.fd] === connection, case .active = connection.phase { write(connection) }
     }
 
     /// Starts a fault; returns the bytes it sends.
-    private func startFault(_ fault: Fault, body: [UInt8], contentType: String, holdMs: Int,
+    /// - Parameter body: The fixture, empty for a HEAD request (which gets no body bytes at all).
+    private func startFault(_ fault: Fault, body: [UInt8], head: [UInt8], holdMs: Int,
                             on connection: Connection) -> Int {
         switch fault {
         case .connectionReset:
@@ -42,7 +45,7 @@ extension EventLoop {
             return garbage.count
         case .truncatedBody:
             let announced = max(body.count, 64) * 2
-            let response = HTTPResponse(status: .ok, headers: [("Content-Type", contentType)])
+            let response = HTTPResponse(status: .ok, head: head, body: [])
             let head = HTTPResponseEncoder.head(response, contentLength: announced, keepAlive: true,
                                                 date: date.current())
             let part = Array(body.prefix(body.count / 2))

@@ -272,12 +272,7 @@ final class EventLoop: @unchecked Sendable {
                 connection.resetInboundIfDrained()
                 return
             case .failure(let error):
-                let reply = Reply(action: .respond(ServerJSON.error(error.status, error.reason)), closeAfter: true)
-                let request = HTTPRequest(method: "-", target: "-", path: "", query: nil, version: .http11,
-                                          headers: HTTPHeaders(), body: [])
-                connection.readIndex = connection.inboundCount
-                perform(reply, for: request, on: connection, started: connection.requestStarted)
-                return
+                return reject(connection, error.status, error.reason, started: connection.requestStarted)
             case .request(let request, let consumed):
                 let started = connection.requestStarted ?? POSIX.monotonicNanoseconds()
                 connection.readIndex += consumed
@@ -285,7 +280,10 @@ final class EventLoop: @unchecked Sendable {
                 connection.requestStarted = connection.hasUnconsumedInput ? POSIX.monotonicNanoseconds() : nil
                 var reply = handler.handle(request, fromLoopback: connection.fromLoopback)
                 // Journal on arrival, so a request is visible while its reply is still delayed or held.
-                if let entry = reply.entry.take() { handler.journal.append(entry) }
+                if let entry = reply.entry.take() {
+                    reply.reason = entry.reason
+                    handler.journal.append(entry)
+                }
                 if reply.delayMs > 0 {
                     connection.phase = .delayed
                     connection.delayedReply = (reply, request, started)
@@ -347,13 +345,22 @@ final class EventLoop: @unchecked Sendable {
 
     /// Answers 408 to a request that did not arrive in time, then closes.
     private func timeOut(_ connection: Connection) {
-        let reply = Reply(action: .respond(ServerJSON.error(.requestTimeout, "the request did not arrive in time")),
-                          closeAfter: true)
+        connection.requestStarted = nil
+        reject(connection, .requestTimeout, "the request did not arrive in time", started: nil)
+    }
+
+    /// Answers a request that could not be read (400, 408, 413, 414, 431) and closes; the journal and
+    /// the access log record it with the reason, as method and target `-`.
+    private func reject(_ connection: Connection, _ status: HTTPStatus, _ reason: String, started: UInt64?) {
+        var reply = Reply(action: .respond(ServerJSON.error(status, reason)), closeAfter: true)
+        reply.reason = reason
         let request = HTTPRequest(method: "-", target: "-", path: "", query: nil, version: .http11,
                                   headers: HTTPHeaders(), body: [])
+        handler.journal.append(JournalEntry(method: "-", target: "-", fields: [], bodySize: 0, endpoint: nil,
+                                            scenario: nil, status: status.code, fault: nil, violations: [],
+                                            reason: reason))
         connection.readIndex = connection.inboundCount
-        connection.requestStarted = nil
-        perform(reply, for: request, on: connection, started: nil)
+        perform(reply, for: request, on: connection, started: started)
     }
 
     private func beginStop() {

@@ -24,10 +24,30 @@ final class FixtureStore: Sendable {
         var generation = 0
     }
 
+    /// Why a fixture could not be served.
+    enum Unavailable: Error, Equatable {
+        /// No regular file at the path (deleted while the server runs, or a per-id file never written).
+        case missing
+        /// The path resolves, through a symbolic link, to this file outside the fixtures folder.
+        case outside(String)
+
+        var reason: String {
+            switch self {
+            case .missing: "fixture missing"
+            case .outside(let target): "fixture resolves outside the fixtures folder (to \(target)); not served"
+            }
+        }
+    }
+
     let root: String
+    /// The fixtures folder with every symbolic link resolved, against which files are checked.
+    private let realRoot: String?
     private let state = Locked(State())
 
-    init(root: String) { self.root = root }
+    init(root: String) {
+        self.root = root
+        realRoot = POSIX.realPath(root)
+    }
 
     /// Starts watching the fixtures folder.
     /// - Returns: The descriptor the event loops poll for changes, or `nil` when every use checks
@@ -73,27 +93,33 @@ final class FixtureStore: Sendable {
         }
     }
 
-    /// The file's bytes, or `nil` when there is no such regular file inside the fixtures folder.
+    /// The file's bytes, or why there are none: no such regular file, or one that a symbolic link
+    /// places outside the fixtures folder.
     /// - Parameter relativePath: Resolved by ``FixturePath/resolve(_:parameters:)``, so it holds no
     ///   `..`; checked again here because this is the last line before the file system.
-    func bytes(at relativePath: String) -> [UInt8]? {
+    func bytes(at relativePath: String) -> Result<[UInt8], Unavailable> {
         let (cached, trusted, generation) = state.withValue { ($0.entries[relativePath], $0.trusted, $0.generation) }
-        if trusted, let cached { return cached.bytes }
-        if cached == nil && !Self.staysInside(relativePath) { return nil }
+        if trusted, let cached { return .success(cached.bytes) }
+        if cached == nil && !Self.staysInside(relativePath) { return .failure(.missing) }
         let path = cached?.path ?? root + "/" + relativePath
         guard let stamp = POSIX.fileStamp(path) else {
             if cached != nil { state.withValue { $0.entries[relativePath] = nil } }
-            return nil
+            return .failure(.missing)
         }
         if let cached, cached.modified == stamp.modified, cached.size == stamp.size {
-            return cached.bytes
+            return .success(cached.bytes)
         }
-        guard let bytes = POSIX.readFile(path) else { return nil }
+        // Checked whenever the file is (re)read, so a link retargeted outside is caught too.
+        guard let real = POSIX.realPath(path) else { return .failure(.missing) }
+        guard let realRoot, real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") else {
+            return .failure(.outside(real))
+        }
+        guard let bytes = POSIX.readFile(path) else { return .failure(.missing) }
         let entry = Entry(path: path, modified: stamp.modified, size: stamp.size, bytes: bytes)
         state.withValue { state in
             if state.generation == generation { state.entries[relativePath] = entry }
         }
-        return bytes
+        return .success(bytes)
     }
 
     private static func staysInside(_ relativePath: String) -> Bool {

@@ -22,6 +22,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public let fault: String?
     /// How the request broke its contract; empty when it conformed.
     public let violations: [String]
+    /// Why the server answered as it did when that is not the scenario's doing (a fixture missing, a
+    /// request it could not parse), else `nil`.
+    public let reason: String?
 
     /// ISO 8601, UTC, with milliseconds.
     public var time: String { HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds) }
@@ -35,7 +38,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     }
 
     init(method: String, target: String, fields: [(name: String, value: String)], bodySize: Int, endpoint: String?,
-         scenario: String?, status: Int?, fault: String?, violations: [String]) {
+         scenario: String?, status: Int?, fault: String?, violations: [String], reason: String? = nil) {
         (seconds, milliseconds) = POSIX.wallClock()
         sequence = 0
         self.method = method
@@ -47,10 +50,11 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         self.status = status
         self.fault = fault
         self.violations = violations
+        self.reason = reason
     }
 
     enum CodingKeys: String, CodingKey {
-        case sequence, time, method, target, headers, bodySize, endpoint, scenario, status, fault, violations
+        case sequence, time, method, target, headers, bodySize, endpoint, scenario, status, fault, violations, reason
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -66,6 +70,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         try container.encodeIfPresent(status, forKey: .status)
         try container.encodeIfPresent(fault, forKey: .fault)
         try container.encode(violations, forKey: .violations)
+        try container.encodeIfPresent(reason, forKey: .reason)
     }
 
     /// Reads an entry as `GET /__mock/journal` writes it.
@@ -83,6 +88,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         status = try container.decodeIfPresent(Int.self, forKey: .status)
         fault = try container.decodeIfPresent(String.self, forKey: .fault)
         violations = try container.decode([String].self, forKey: .violations)
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
     }
 
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
@@ -90,6 +96,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
             && lhs.method == rhs.method && lhs.target == rhs.target && lhs.headers == rhs.headers
             && lhs.bodySize == rhs.bodySize && lhs.endpoint == rhs.endpoint && lhs.scenario == rhs.scenario
             && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations
+            && lhs.reason == rhs.reason
     }
 }
 

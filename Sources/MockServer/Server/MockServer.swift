@@ -41,6 +41,9 @@ public final class MockServer: Sendable {
         public var redactedHeaders: [String] = []
         /// Keeps credential header values in the journal as sent (for debugging one's own token).
         public var journalSecrets = false
+        /// Cross-origin access to the mock endpoints for web front-ends; `nil` (the default) sends no
+        /// CORS headers.
+        public var cors: CORSPolicy?
         /// How many requests the journal keeps.
         public var journalCapacity = 1_000
         /// Seconds a client may take to send a request's head, its body, or to send nothing between requests.
@@ -103,7 +106,8 @@ public final class MockServer: Sendable {
         handler = RequestHandler(contracts: contracts, serverScenario: configuration.scenario,
                                  journalCapacity: configuration.journalCapacity, adminAccess: access,
                                  redaction: HeaderRedaction(extraNames: configuration.redactedHeaders,
-                                                            enabled: !configuration.journalSecrets))
+                                                            enabled: !configuration.journalSecrets),
+                                 cors: configuration.cors)
     }
 
     /// The requests received so far.

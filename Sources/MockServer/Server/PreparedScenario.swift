@@ -14,6 +14,10 @@ struct PreparedScenario: Sendable {
             // A challenge URLSession can answer; `Basic` would hang it on Linux.
             fields.append(("WWW-Authenticate", "Bearer"))
         }
+        if !scenario.headers.keys.contains(where: { $0.lowercased() == "cache-control" }) {
+            // URLCache and browsers must never replay a mock answer the next scenario would change.
+            fields.append(("Cache-Control", "no-store"))
+        }
         fields.append(("X-Mock-Endpoint", endpoint.id))
         fields.append(("X-Mock-Scenario", scenario.name))
         let contentType = scenario.contentType ?? endpoint.contentType

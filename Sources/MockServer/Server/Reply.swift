@@ -4,8 +4,9 @@ import ContractModel
 struct Reply {
     enum Action {
         case respond(HTTPResponse)
-        /// A fault; `body` is the fixture a `truncated_body` fault cuts short.
-        case fault(Fault, body: [UInt8], contentType: String)
+        /// A fault; `body` is the fixture a `truncated_body` fault cuts short, after `head` (its status
+        /// line and fields, prepared with the scenario).
+        case fault(Fault, body: [UInt8], head: [UInt8])
     }
 
     var action: Action
@@ -28,6 +29,10 @@ struct Reply {
         if case .respond(let response) = action { return response.status.code }
         return nil
     }
+
+    /// Why the server answered as it did, for the access log: copied from the entry as it is journaled
+    /// (see ``JournalEntry/reason``).
+    var reason: String?
 
     /// The fault the reply plays, as contracts name it, or `nil`.
     var faultName: String? {

@@ -45,6 +45,8 @@ final class ScenarioPlay: Sendable {
     let fixture: String?
     let contentType: String
     let action: Action
+    /// The status line and fields a `truncated_body` fault sends before cutting the body short.
+    let faultHead: [UInt8]
     let delayMs: Int
     let holdMs: Int
 
@@ -59,6 +61,10 @@ final class ScenarioPlay: Sendable {
         fixture = scenario.body
         contentType = scenario.contentType ?? endpoint.contentType
         action = scenario.fault.map(Action.fault) ?? .respond(PreparedScenario(endpoint: endpoint, scenario: scenario))
+        faultHead = HTTPResponseEncoder.statusAndFields(.ok, [
+            ("Content-Type", contentType), ("Cache-Control", "no-store"),
+            ("X-Mock-Endpoint", endpoint.id), ("X-Mock-Scenario", scenario.name),
+        ])
         delayMs = scenario.delayMs
         holdMs = scenario.holdMs
     }

@@ -1,5 +1,6 @@
 @testable import MockServer
 import Testing
+import TestSupport
 
 /// The admin API answers the person at the keyboard only: not a DNS-rebinding page, not another web
 /// page, not a device on the network without the token. Over real sockets.

@@ -5,6 +5,7 @@ import Darwin
 #endif
 @testable import MockServer
 import Testing
+import TestSupport
 
 /// Descriptors the server opens are never inherited by a child process (Linux gets this from
 /// SOCK_CLOEXEC, accept4 and pipe2; Darwin from fcntl after each call).

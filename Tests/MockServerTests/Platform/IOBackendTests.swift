@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import Testing
+import TestSupport
 
 /// The same conversations on every readiness backend this platform has (epoll and poll on Linux,
 /// kqueue and poll on Darwin), over real sockets.

@@ -1,0 +1,55 @@
+/// Cross-origin access to the mock endpoints, for a web front-end served from another origin (a dev
+/// server on `localhost:3000` calling the mock on `:8080`). Off by default; never applies to the admin
+/// API, which refuses other origins whatever this says.
+public struct CORSPolicy: Sendable, Equatable {
+    /// The origins allowed, exactly as browsers send them (`http://localhost:3000`); `nil` allows any and
+    /// echoes it back.
+    public let origins: [String]?
+
+    /// Allows every origin (`--cors`).
+    public static let anyOrigin = CORSPolicy(origins: nil)
+
+    /// Allows only `origins` (`--cors http://localhost:3000`).
+    public static func origins(_ origins: [String]) -> CORSPolicy { CORSPolicy(origins: origins) }
+
+    static let exposedHeaders = "X-Mock-Endpoint, X-Mock-Scenario"
+    static let maxAgeSeconds = 600
+
+    func allows(_ origin: String) -> Bool {
+        origins.map { $0.contains { HTTPHeaders.equal($0, origin) } } ?? true
+    }
+
+    /// The answer to a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) for a path
+    /// whose endpoints take `allowedMethods`, or `nil` when the request is not one or its origin is not
+    /// allowed (it then gets a plain `OPTIONS` answer, and the browser blocks the real request).
+    func preflight(_ request: HTTPRequest, allowedMethods: [String]) -> HTTPResponse? {
+        guard let origin = request.headers["Origin"], allows(origin),
+              let method = request.headers["Access-Control-Request-Method"] else { return nil }
+        var fields: [(name: String, value: String)] = [
+            ("Access-Control-Allow-Origin", origin),
+            ("Access-Control-Allow-Methods", allowedMethods.contains(method) ? method
+                : allowedMethods.joined(separator: ", ")),
+        ]
+        if let headers = request.headers["Access-Control-Request-Headers"] {
+            fields.append(("Access-Control-Allow-Headers", headers))
+        }
+        fields += [("Access-Control-Max-Age", String(Self.maxAgeSeconds)),
+                   ("Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers")]
+        return HTTPResponse(status: .noContent, headers: fields)
+    }
+
+    /// `reply` with the headers that let the page at the request's `Origin` read it, when that origin
+    /// is allowed.
+    func decorate(_ reply: Reply, for request: HTTPRequest) -> Reply {
+        guard let origin = request.headers["Origin"], allows(origin), case .respond(let response) = reply.action else {
+            return reply
+        }
+        var decorated = reply
+        decorated.action = .respond(response.adding([
+            ("Access-Control-Allow-Origin", origin),
+            ("Access-Control-Expose-Headers", Self.exposedHeaders),
+            ("Vary", "Origin"),
+        ]))
+        return decorated
+    }
+}
