@@ -122,11 +122,20 @@ public enum ContractLoader {
         if !FixturePath.placeholders(in: body).isEmpty {
             // Per-id files are looked up per request (a missing one is a 404); only their folder must exist.
             let folder = body.split(separator: "/").dropLast().joined(separator: "/")
-            return isDirectory(fixturesDirectory + "/" + folder) ? nil : "fixture folder \"\(folder)\" not found"
+            let path = fixturesDirectory + "/" + folder
+            guard isDirectory(path) else { return "fixture folder \"\(folder)\" not found" }
+            if let link = FixtureContainment.firstEscape(in: path, root: fixturesDirectory) {
+                return "fixture \"\(folder)/\(link.name)\" is a symbolic link to \(link.target), outside the "
+                    + "fixtures folder; it is never served"
+            }
+            return nil
         }
         let full = fixturesDirectory + "/" + body
         guard let bytes = FileManager.default.contents(atPath: full) else {
             return "fixture \"\(body)\" not found in \(fixturesDirectory)"
+        }
+        if let target = FixtureContainment.escape(of: full, root: fixturesDirectory) {
+            return "fixture \"\(body)\" is a symbolic link to \(target), outside the fixtures folder; it is never served"
         }
         let isMalformedOnPurpose = body.split(separator: "/").contains { $0 == Substring(malformedFolder) }
         if body.hasSuffix(".json") && !isMalformedOnPurpose {

@@ -95,6 +95,7 @@ enum MockServerCommand {
             switch signal {
             case .interrupt, .terminate, .quit:
                 server.stop()
+                LogWriter.shared.flush()
                 emit("stopped (\(signal.name))")
                 POSIX.exit(0)
             case .hangUp, .user1, .user2:

@@ -206,3 +206,36 @@ struct FixtureCaseTests {
         #expect(try load(body: "products/{id}.json", files: ["products/list.json"]).isEmpty)
     }
 }
+
+/// A fixture that a symbolic link places outside the fixtures folder is a problem `validate` names,
+/// with where the link leads; links that stay inside are fine.
+struct FixtureContainmentTests {
+    @Test func linksLeavingTheFolder_AreProblems_NamingTheTarget() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixtures = directory.appendingPathComponent("Fixtures")
+        let contracts = directory.appendingPathComponent("Contracts")
+        try FileManager.default.createDirectory(at: fixtures.appendingPathComponent("p"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
+        let secret = directory.appendingPathComponent("secret.json")
+        try Data("{}".utf8).write(to: secret)
+        try Data("{}".utf8).write(to: fixtures.appendingPathComponent("inside.json"))
+        try FileManager.default.createSymbolicLink(at: fixtures.appendingPathComponent("alias.json"),
+                                                   withDestinationURL: fixtures.appendingPathComponent("inside.json"))
+        try FileManager.default.createSymbolicLink(at: fixtures.appendingPathComponent("leak.json"), withDestinationURL: secret)
+        try FileManager.default.createSymbolicLink(at: fixtures.appendingPathComponent("p/7.json"), withDestinationURL: secret)
+        let contract = #"{ "domain": "d", "endpoints": [ { "id": "e", "method": "GET", "path": "/e/{id}", "scenarios": ["#
+            + #"{ "name": "a", "status": 200, "body": "alias.json", "expect": "success" },"#
+            + #"{ "name": "b", "status": 200, "body": "leak.json", "expect": "success" },"#
+            + #"{ "name": "c", "status": 200, "body": "p/{id}.json", "expect": "success" } ] } ] }"#
+        try Data(contract.utf8).write(to: contracts.appendingPathComponent("d.json"))
+
+        let error = try #require(throws: ContractLoadError.self) {
+            try ContractLoader.load(contractsDirectory: contracts.path, fixturesDirectory: fixtures.path)
+        }
+        let reasons = error.problems.map(\.reason)
+        #expect(reasons.count == 2, "\(reasons)")
+        #expect(reasons.contains { $0.hasPrefix("fixture \"leak.json\" is a symbolic link to") && $0.contains("secret.json") })
+        #expect(reasons.contains { $0.hasPrefix("fixture \"p/7.json\" is a symbolic link to") })
+    }
+}

@@ -32,6 +32,11 @@ extension POSIX {
                 Int(fields.tm_min), Int(fields.tm_sec), Int(fields.tm_wday))
     }
 
+    /// Sleeps the calling thread.
+    static func sleep(milliseconds: Int) {
+        usleep(useconds_t(milliseconds * 1_000))
+    }
+
     // MARK: - What the process may use
 
     /// Processors this process may run on: on Linux the affinity mask and the cgroup CPU quota, on

@@ -1,4 +1,5 @@
-/// One line per request on standard output: text for people, JSON lines for tools, or nothing.
+/// One line per request on standard output: text for people, JSON lines for tools, or nothing. Lines go
+/// through ``LogWriter``, so a stalled reader never stalls the server.
 public struct AccessLog: Sendable {
     /// How requests are logged.
     public enum Format: String, Sendable, CaseIterable {
@@ -33,11 +34,11 @@ public struct AccessLog: Sendable {
         case .text:
             let outcome = status.map(String.init) ?? fault ?? "-"
             let why = reason.map { " (\($0))" } ?? ""
-            POSIX.writeLine("\(time) \(method) \(target) \(outcome) \(scenario ?? "-") \(bytes)B \(durationMs)ms\(why)")
+            LogWriter.shared.write("\(time) \(method) \(target) \(outcome) \(scenario ?? "-") \(bytes)B \(durationMs)ms\(why)")
         case .json:
             let line = Line(time: time, method: method, target: target, status: status, fault: fault,
                             scenario: scenario, bytes: bytes, durationMs: durationMs, reason: reason)
-            POSIX.writeLine(String(decoding: ServerJSON.encode(line), as: UTF8.self))
+            LogWriter.shared.write(String(decoding: ServerJSON.encode(line), as: UTF8.self))
         case .off:
             break
         }

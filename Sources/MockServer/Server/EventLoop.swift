@@ -25,6 +25,7 @@ final class EventLoop: @unchecked Sendable {
     private let fixtureChanges: Int32
     let handler: RequestHandler
     let log: AccessLog
+    private let budget: ConnectionBudget
     let settings: Settings
     private let stopRequested = Locked(false)
 
@@ -40,6 +41,8 @@ final class EventLoop: @unchecked Sendable {
     private var stopDeadline: UInt64 = 0
     /// While out of descriptors, the listener is not watched until this time (0: it is watched).
     private var acceptPausedUntil: UInt64 = 0
+    /// Running out of descriptors is reported at most once a second.
+    private var nextExhaustionWarning: UInt64 = 0
 
     init(
         listener: Int32,
@@ -47,8 +50,10 @@ final class EventLoop: @unchecked Sendable {
         handler: RequestHandler,
         log: AccessLog,
         settings: Settings,
-        backend: IOBackend
+        backend: IOBackend,
+        budget: ConnectionBudget
     ) throws(SocketError) {
+        self.budget = budget
         self.poller = try backend.makeQueue()
         self.listener = listener
         self.fixtureChanges = fixtureChanges ?? -1
@@ -131,6 +136,7 @@ final class EventLoop: @unchecked Sendable {
     private func acceptAll() {
         guard !stopping else { return }
         for _ in 0..<64 {
+            guard budget.take() else { return pauseAccepting() }
             switch POSIX.accept(listener) {
             case .accepted(let fd):
                 do {
@@ -139,13 +145,17 @@ final class EventLoop: @unchecked Sendable {
                                                  fromLoopback: POSIX.isLoopbackPeer(fd))
                 } catch {
                     POSIX.close(fd)
+                    budget.release()
                 }
             case .wouldBlock:
+                budget.release()
                 return
             case .exhausted:
+                budget.release()
                 pauseAccepting()
                 return
             case .failed:
+                budget.release()
                 return
             }
         }
@@ -157,7 +167,15 @@ final class EventLoop: @unchecked Sendable {
     private func pauseAccepting() {
         guard acceptPausedUntil == 0 else { return }
         poller.remove(listener)
-        acceptPausedUntil = POSIX.monotonicNanoseconds() + Self.acceptPause
+        let now = POSIX.monotonicNanoseconds()
+        acceptPausedUntil = now + Self.acceptPause
+        if now >= nextExhaustionWarning {
+            nextExhaustionWarning = now + 1_000_000_000
+            let limit = POSIX.descriptorLimit().map(String.init) ?? "unknown"
+            LogWriter.shared.write("mock-server: out of file descriptors (limit \(limit), \(budget.capacity) for "
+                + "connections); new connections wait while open ones go on (raise it with ulimit -n)",
+                toStandardError: true)
+        }
     }
 
     private func resumeAcceptingIfDue(now: UInt64) {
@@ -386,6 +404,7 @@ final class EventLoop: @unchecked Sendable {
     func remove(_ connection: Connection) {
         poller.remove(connection.fd)
         connections[connection.fd] = nil
+        budget.release()
     }
 
     func close(_ connection: Connection) {

@@ -152,12 +152,13 @@ public final class MockServer: Sendable {
         var loops: [EventLoop] = []
         var threads: [POSIX.ThreadHandle] = []
         let fixtureChanges = handler.fixtures.startWatching()
+        let budget = ConnectionBudget(descriptorLimit: POSIX.descriptorLimit())
         do {
             // Every loop waits on the shared listener; epoll wakes one of them per connection, kqueue and
             // poll wake all, and the losers' accept finds nothing.
             for _ in 0..<max(1, configuration.threads) {
                 let loop = try EventLoop(listener: listener, fixtureChanges: fixtureChanges, handler: handler,
-                                         log: log, settings: settings, backend: backend)
+                                         log: log, settings: settings, backend: backend, budget: budget)
                 loops.append(loop)
                 threads.append(try POSIX.startThread { loop.run() })
             }

@@ -1,0 +1,19 @@
+/// Whether a fixture stays inside the fixtures folder once symbolic links are followed. The server
+/// never serves one that does not; `validate` names the link and where it leads.
+enum FixtureContainment {
+    /// Where `path` leads when that is outside `root` (symbolic links followed), else `nil`.
+    static func escape(of path: String, root: String) -> String? {
+        let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+        let realRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().standardizedFileURL.path
+        return real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") ? nil : real
+    }
+
+    /// The first entry of `folder` that leads outside `root`, with where it leads.
+    static func firstEscape(in folder: String, root: String) -> (name: String, target: String)? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+        for name in names {
+            if let target = escape(of: folder + "/" + name, root: root) { return (name, target) }
+        }
+        return nil
+    }
+}
