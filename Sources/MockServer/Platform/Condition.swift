@@ -4,16 +4,13 @@ import Glibc
 import Darwin
 #endif
 
-/// A mutex with a condition variable, for a thread that sleeps until another hands it work.
+/// A ``Lock`` with a condition variable, for a thread that sleeps until another hands it work.
 final class Condition: @unchecked Sendable {
-    // @unchecked: the pthread mutex and condition are the synchronisation; allocated once, never moved.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // @unchecked: the pthread condition and the lock's mutex are the synchronisation; allocated once.
+    private let lock = Lock()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
     init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
@@ -22,19 +19,15 @@ final class Condition: @unchecked Sendable {
     deinit {
         pthread_cond_destroy(condition)
         condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try lock.withLock(body)
     }
 
     /// Releases the lock until signalled; call inside ``withLock(_:)``, in a loop that checks the state.
     func wait() {
-        pthread_cond_wait(condition, mutex)
+        pthread_cond_wait(condition, lock.mutex)
     }
 
     func signal() {

@@ -8,7 +8,8 @@ import Darwin
 /// `Mutex` needs macOS 15.)
 final class Lock: @unchecked Sendable {
     // @unchecked: the pthread mutex is the synchronisation itself; it is allocated once and never moved.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Also waited on by ``Condition``.
+    let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {
         mutex = .allocate(capacity: 1)

@@ -18,14 +18,14 @@ final class EventLoop: @unchecked Sendable {
     }
 
     let poller: any ReadinessQueue
-    private let listener: Int32
+    let listener: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
     /// Readable when a fixture may have changed (see ``FixtureStore/refresh()``), or -1.
     private let fixtureChanges: Int32
     let handler: RequestHandler
     let log: AccessLog
-    private let budget: ConnectionBudget
+    let budget: ConnectionBudget
     let settings: Settings
     private let stopRequested = Locked(false)
 
@@ -40,9 +40,9 @@ final class EventLoop: @unchecked Sendable {
     var stopping = false
     private var stopDeadline: UInt64 = 0
     /// While out of descriptors, the listener is not watched until this time (0: it is watched).
-    private var acceptPausedUntil: UInt64 = 0
+    var acceptPausedUntil: UInt64 = 0
     /// Running out of descriptors is reported at most once a second.
-    private var nextExhaustionWarning: UInt64 = 0
+    var nextExhaustionWarning: UInt64 = 0
 
     init(
         listener: Int32,
@@ -130,65 +130,6 @@ final class EventLoop: @unchecked Sendable {
         guard deadline > now else { return 0 }
         return Int32(min((deadline - now + 999_999) / 1_000_000, 1_000))
     }
-
-    // MARK: - Accepting
-
-    private func acceptAll() {
-        guard !stopping else { return }
-        for _ in 0..<64 {
-            guard budget.take() else { return pauseAccepting() }
-            switch POSIX.accept(listener) {
-            case .accepted(let fd):
-                do {
-                    try poller.add(fd, .read)
-                    connections[fd] = Connection(fd: fd, limits: settings.limits, now: POSIX.monotonicNanoseconds(),
-                                                 fromLoopback: POSIX.isLoopbackPeer(fd))
-                } catch {
-                    POSIX.close(fd)
-                    budget.release()
-                }
-            case .wouldBlock:
-                budget.release()
-                return
-            case .exhausted:
-                budget.release()
-                pauseAccepting()
-                return
-            case .failed:
-                budget.release()
-                return
-            }
-        }
-    }
-
-    /// Out of descriptors: stop watching the listener for a moment instead of spinning on it. Pending
-    /// clients wait in the backlog, connections already open go on, and accepting resumes once the
-    /// pause is over (see `resumeAcceptingIfDue`).
-    private func pauseAccepting() {
-        guard acceptPausedUntil == 0 else { return }
-        poller.remove(listener)
-        let now = POSIX.monotonicNanoseconds()
-        acceptPausedUntil = now + Self.acceptPause
-        if now >= nextExhaustionWarning {
-            nextExhaustionWarning = now + 1_000_000_000
-            let limit = POSIX.descriptorLimit().map(String.init) ?? "unknown"
-            LogWriter.shared.write("mock-server: out of file descriptors (limit \(limit), \(budget.capacity) for "
-                + "connections); new connections wait while open ones go on (raise it with ulimit -n)",
-                toStandardError: true)
-        }
-    }
-
-    private func resumeAcceptingIfDue(now: UInt64) {
-        guard acceptPausedUntil != 0, now >= acceptPausedUntil, !stopping else { return }
-        acceptPausedUntil = 0
-        do {
-            try poller.add(listener, .read, exclusive: true)
-        } catch {
-            acceptPausedUntil = now + Self.acceptPause
-        }
-    }
-
-    static let acceptPause: UInt64 = 100_000_000
 
     // MARK: - Reading and writing
 
