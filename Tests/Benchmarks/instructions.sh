@@ -2,7 +2,8 @@
 # User-space instructions per request under valgrind's callgrind: a deterministic figure for
 # comparing two versions of the request path, where wall-clock benchmarks on a shared machine vary
 # by ±15%. Not part of `swift test` or CI.
-# Usage: Tests/Benchmarks/instructions.sh [requests-per-connection (default 250)]
+# Usage: [MOCK_SERVER_BIN=<binary>] Tests/Benchmarks/instructions.sh [requests-per-connection (default 250)]
+# MOCK_SERVER_BIN measures another build (say the baseline that run.sh's BASELINE left in .build-baseline).
 # Runs the release build twice under callgrind, once with no requests and once with 8 keep-alive
 # connections each sending that many benchmark requests; prints the difference per request.
 set -euo pipefail
@@ -17,8 +18,12 @@ trap cleanup EXIT
 command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
 
 RELEASE=(-c release --static-swift-stdlib --scratch-path .build-release)
-swift build "${RELEASE[@]}" --product mock-server >/dev/null
-BIN="$(swift build "${RELEASE[@]}" --show-bin-path)/mock-server"
+if [ -n "${MOCK_SERVER_BIN:-}" ]; then
+    BIN=$MOCK_SERVER_BIN
+else
+    swift build "${RELEASE[@]}" --product mock-server >/dev/null
+    BIN="$(swift build "${RELEASE[@]}" --show-bin-path)/mock-server"
+fi
 
 cat > "$WORK/client.py" <<'PY'
 import socket, sys, threading

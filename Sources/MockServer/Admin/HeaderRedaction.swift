@@ -3,8 +3,6 @@
 /// admin API and the dashboard never show it.
 struct HeaderRedaction: Sendable {
     static let defaultNames = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
-    /// Headers whose value starts with an authentication scheme worth keeping.
-    private static let schemeNames = ["Authorization", "Proxy-Authorization"]
 
     private let names: [String]
 
@@ -15,17 +13,21 @@ struct HeaderRedaction: Sendable {
         names = enabled ? Self.defaultNames + extraNames : []
     }
 
+    /// Plain loops, no closures: this runs for every journaled request.
     func apply(_ fields: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        guard !names.isEmpty, fields.contains(where: { isSecret($0.name) }) else { return fields }
-        return fields.map { field in
-            guard isSecret(field.name) else { return field }
-            let keepsScheme = Self.schemeNames.contains { HTTPHeaders.equal($0, field.name) }
-            return (field.name, Self.redacted(field.value, keepingScheme: keepsScheme))
+        guard !names.isEmpty else { return fields }
+        var result = fields
+        for index in fields.indices where isSecret(fields[index].name) {
+            let name = fields[index].name
+            let keepsScheme = HTTPHeaders.equal(name, "Authorization") || HTTPHeaders.equal(name, "Proxy-Authorization")
+            result[index].value = Self.redacted(fields[index].value, keepingScheme: keepsScheme)
         }
+        return result
     }
 
-    private func isSecret(_ name: String) -> Bool {
-        names.contains { HTTPHeaders.equal($0, name) }
+    private func isSecret(_ field: String) -> Bool {
+        for name in names where HTTPHeaders.equal(name, field) { return true }
+        return false
     }
 
     static func redacted(_ value: String, keepingScheme: Bool) -> String {
