@@ -42,19 +42,17 @@ struct JSONReader {
         return JSONReadError(line: line, column: column, reason: reason)
     }
 
-    /// An array or object still open, with what it holds so far.
-    private enum OpenContainer {
-        case array([JSONValue])
-        /// The fields so far and the key whose value is being read.
-        case object([String: JSONValue], key: String)
-    }
-
     /// Reads one value. Iterative, with the open containers on the heap: nesting costs no stack, so a
-    /// deep document cannot overflow a thread's (Darwin gives secondary threads 512 KB).
+    /// deep document cannot overflow a thread's (Darwin gives secondary threads 512 KB). Arrays and
+    /// objects being filled live in their own stacks and are appended to in place: taking one out to
+    /// append would copy it every time, and make a large body quadratic.
     private mutating func value() throws(JSONReadError) -> JSONValue {
-        var open: [OpenContainer] = []
+        var isArray: [Bool] = []                                   // innermost last
+        var arrays: [[JSONValue]] = []
+        var objects: [[String: JSONValue]] = []
+        var keys: [String] = []                                    // the key being read, per open object
         while true {
-            guard open.count < Self.maximumDepth else { throw failure("nested more than \(Self.maximumDepth) levels") }
+            guard isArray.count < Self.maximumDepth else { throw failure("nested more than \(Self.maximumDepth) levels") }
             guard let byte = current else { throw failure("unexpected end of the document") }
             var value: JSONValue
             switch byte {
@@ -62,7 +60,9 @@ struct JSONReader {
                 index += 1
                 skipWhitespace()
                 guard current == UInt8(ascii: "}") else {
-                    open.append(.object([:], key: try key()))
+                    keys.append(try key())
+                    objects.append([:])
+                    isArray.append(false)
                     continue
                 }
                 index += 1
@@ -71,7 +71,8 @@ struct JSONReader {
                 index += 1
                 skipWhitespace()
                 guard current == UInt8(ascii: "]") else {
-                    open.append(.array([]))
+                    arrays.append([])
+                    isArray.append(true)
                     continue
                 }
                 index += 1
@@ -86,35 +87,41 @@ struct JSONReader {
                 throw failure("unexpected \(shown)")
             }
             // Hand the value to the innermost open container, closing every container that ends here.
-            closing: while true {
-                guard let container = open.popLast() else { return value }
+            closing: while let inArray = isArray.last {
                 skipWhitespace()
-                switch container {
-                case .array(var items):
-                    items.append(value)
+                if inArray {
+                    arrays[arrays.count - 1].append(value)
                     switch current {
                     case UInt8(ascii: ","):
                         index += 1
                         skipWhitespace()
-                        open.append(.array(items))
                         break closing
-                    case UInt8(ascii: "]"): index += 1; value = .array(items)
+                    case UInt8(ascii: "]"):
+                        index += 1
+                        isArray.removeLast()
+                        value = .array(arrays.removeLast())
                     case nil: throw failure("unexpected end of the document")
                     default: throw failure("expected ',' or ']'")
                     }
-                case .object(var fields, let key):
-                    fields[key] = value
+                } else {
+                    let last = objects.count - 1
+                    objects[last][keys[last]] = value
                     switch current {
                     case UInt8(ascii: ","):
                         index += 1
-                        open.append(.object(fields, key: try self.key()))
+                        keys[last] = try key()
                         break closing
-                    case UInt8(ascii: "}"): index += 1; value = .object(fields)
+                    case UInt8(ascii: "}"):
+                        index += 1
+                        isArray.removeLast()
+                        keys.removeLast()
+                        value = .object(objects.removeLast())
                     case nil: throw failure("unexpected end of the document")
                     default: throw failure("expected ',' or '}'")
                     }
                 }
             }
+            if isArray.isEmpty { return value }
         }
     }
 

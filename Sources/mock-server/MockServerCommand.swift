@@ -95,8 +95,9 @@ enum MockServerCommand {
             switch signal {
             case .interrupt, .terminate, .quit:
                 server.stop()
-                LogWriter.shared.flush()
-                emit("stopped (\(signal.name))")
+                // Through the writer, bounded: a stdout nobody reads must not keep the process alive.
+                LogWriter.shared.write("stopped (\(signal.name))")
+                LogWriter.shared.flush(seconds: 1)
                 POSIX.exit(0)
             case .hangUp, .user1, .user2:
                 emit("\(signal.name) ignored (SIGINT, SIGTERM or SIGQUIT stop the server)", toStandardError: true)

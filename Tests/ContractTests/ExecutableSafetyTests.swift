@@ -31,6 +31,33 @@ struct ExecutableSafetyTests {
         #expect(!process.isRunning, "SIGTERM must stop the server even with its stdout full")
     }
 
+    /// A stdout pipe that is already full when the server starts: its banner blocks the main thread,
+    /// yet SIGTERM still ends the process.
+    @Test func sigterm_StopsTheServer_WhenStdoutIsFullFromTheStart() throws {
+        let output = Pipe()
+        let filler = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
+        let writeEnd = output.fileHandleForWriting.fileDescriptor
+        let flags = fcntl(writeEnd, F_GETFL)
+        _ = fcntl(writeEnd, F_SETFL, flags | O_NONBLOCK)
+        while filler.withUnsafeBytes({ write(writeEnd, $0.baseAddress, $0.count) }) > 0 {}
+        _ = fcntl(writeEnd, F_SETFL, flags)
+
+        let process = Process()
+        process.executableURL = try ExecutableTests.executableURL()
+        process.arguments = ["--port", "0", "--log", "text", "--contracts", ContractCatalog.contractsDirectory,
+                             "--fixtures", ContractCatalog.fixturesDirectory]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        usleep(500_000)
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        #expect(!process.isRunning, "SIGTERM must end the process even when stdout never drains")
+        withExtendedLifetime(output) {}
+    }
+
     @Test func lanAddress_PrintsWhoCanReachIt_AndTheAdminToken() throws {
         let errors = Pipe()
         let process = Process()

@@ -36,6 +36,12 @@ struct SafeDefaultsTests {
             #expect(end == .closed)
             #expect(text.hasSuffix("\r\n\r\n"), "no body bytes after the head: \(text.debugDescription)")
             #expect(text.contains("X-Mock-Endpoint: productDetail\r\n") && text.contains("X-Mock-Scenario: truncated\r\n"))
+            // The head announces what a GET would.
+            let get = try RawClient(port: server.port)
+            get.send("GET /api/products/1 HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: truncated\r\n\r\n")
+            let getText = String(decoding: get.readToEnd().bytes, as: UTF8.self)
+            let length = { (head: String) in head.components(separatedBy: "\r\n").first { $0.hasPrefix("Content-Length:") } }
+            #expect(length(text) != nil && length(text) == length(getText))
         }
     }
 

@@ -18,7 +18,7 @@ struct AdminAccess: Sendable {
     private let tokenFromLoopback: Bool
 
     init(allowedHosts: [String], token: String?, tokenFromLoopback: Bool) {
-        self.allowedHosts = Set(allowedHosts.map { Self.normalized($0) })
+        self.allowedHosts = Set(allowedHosts.map { Self.normalized(Self.hostName($0) ?? $0) })
         self.token = token
         self.tokenFromLoopback = tokenFromLoopback
     }
@@ -28,7 +28,10 @@ struct AdminAccess: Sendable {
         guard let host = request.headers["Host"], !host.isEmpty else {
             return ServerJSON.error(.forbidden, "the admin API needs a Host header naming this server")
         }
-        let name = Self.normalized(Self.hostName(host))
+        guard let parsed = Self.hostName(host) else {
+            return ServerJSON.error(.forbidden, "the admin API refuses a malformed Host header (\(host))")
+        }
+        let name = Self.normalized(parsed)
         guard Self.isLoopbackName(name) || allowedHosts.contains(name) else {
             return ServerJSON.error(.forbidden, "the admin API answers only requests addressed to this machine "
                 + "(Host \(host) is not a loopback name or address); allow a name with --allow-host \(name)")
@@ -45,15 +48,30 @@ struct AdminAccess: Sendable {
         return nil
     }
 
-    /// The host of a `Host` header value: `[::1]:8080` → `::1`, `localhost:8080` → `localhost`.
-    static func hostName(_ value: String) -> String {
-        if value.hasPrefix("["), let close = value.firstIndex(of: "]") {
-            return String(value[value.index(after: value.startIndex)..<close])
+    /// The host of a `Host` header value (`[::1]:8080` → `::1`, `localhost:8080` → `localhost`), or `nil`
+    /// when the value is not a host with an optional numeric port: nothing may follow `]` but a port,
+    /// and an unbracketed name holds only letters, digits, `.`, `-` and `_`.
+    static func hostName(_ value: String) -> String? {
+        let host: Substring
+        let port: Substring?
+        if value.hasPrefix("[") {
+            guard let close = value.firstIndex(of: "]") else { return nil }
+            host = value[value.index(after: value.startIndex)..<close]
+            let rest = value[value.index(after: close)...]
+            guard rest.isEmpty || rest.first == ":" else { return nil }
+            port = rest.isEmpty ? nil : rest.dropFirst()
+            guard host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+        } else {
+            let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { return nil }
+            host = parts[0]
+            port = parts.count == 2 ? parts[1] : nil
+            guard host.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+            }) else { return nil }
         }
-        if let colon = value.lastIndex(of: ":"), value.firstIndex(of: ":") == colon {
-            return String(value[..<colon])
-        }
-        return value
+        if let port, port.isEmpty || port.count > 5 || !port.allSatisfy(\.isNumber) { return nil }
+        return host.isEmpty ? nil : String(host)
     }
 
     static func isLoopbackName(_ name: String) -> Bool {
@@ -62,7 +80,7 @@ struct AdminAccess: Sendable {
 
     /// Whether `host` (as given to `--host`) is a loopback address or name.
     static func isLoopbackHost(_ host: String) -> Bool {
-        isLoopbackName(normalized(hostName(host)))
+        isLoopbackName(normalized(hostName(host) ?? host))
     }
 
     private static func normalized(_ name: String) -> String {

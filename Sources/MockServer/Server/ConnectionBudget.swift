@@ -4,16 +4,29 @@
 final class ConnectionBudget: Sendable {
     let capacity: Int
     private let open = Locked(0)
+    /// Running out is reported at most once a second, whichever loop runs out.
+    private let nextWarning = Locked<UInt64>(0)
 
-    /// - Parameter descriptorLimit: The process's limit on open descriptors (`nil`: unknown, no cap).
-    init(descriptorLimit: Int?) {
+    /// - Parameters:
+    ///   - descriptorLimit: The process's limit on open descriptors (`nil`: unknown, no cap).
+    ///   - loops: Event loops, each holding its own readiness queue and wake pipe.
+    init(descriptorLimit: Int?, loops: Int) {
         guard let limit = descriptorLimit, limit < Int.max / 2 else {
             capacity = Int.max
             return
         }
-        // Listener, loops' queues and pipes, the fixture watcher, standard streams and files being read.
-        let reserve = min(32, limit / 2)
+        // The listener, each loop's queue and pipe, the fixture watcher, standard streams, files being read.
+        let reserve = min(32 + 3 * loops, limit / 2)
         capacity = max(1, limit - reserve)
+    }
+
+    /// Whether running out should be reported now (at most once a second).
+    func shouldWarn(now: UInt64) -> Bool {
+        nextWarning.withValue { next in
+            guard now >= next else { return false }
+            next = now + 1_000_000_000
+            return true
+        }
     }
 
     /// Takes a place for one more connection; `false` when the budget is spent.

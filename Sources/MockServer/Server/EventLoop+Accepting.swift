@@ -36,8 +36,7 @@ extension EventLoop {
         poller.remove(listener)
         let now = POSIX.monotonicNanoseconds()
         acceptPausedUntil = now + Self.acceptPause
-        if now >= nextExhaustionWarning {
-            nextExhaustionWarning = now + 1_000_000_000
+        if budget.shouldWarn(now: now) {
             let limit = POSIX.descriptorLimit().map(String.init) ?? "unknown"
             LogWriter.shared.write("mock-server: out of file descriptors (limit \(limit), \(budget.capacity) for "
                 + "connections); new connections wait while open ones go on (raise it with ulimit -n)",

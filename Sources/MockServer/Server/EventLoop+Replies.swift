@@ -15,8 +15,8 @@ extension EventLoop {
             sent = head.count + (omitBody ? 0 : response.body.count)
             if !keepAlive { connection.closeAfterFlush = true }
         case .fault(let fault, let body, let head):
-            sent = startFault(fault, body: request.method == "HEAD" ? [] : body, head: head, holdMs: reply.holdMs,
-                              on: connection)
+            sent = startFault(fault, body: body, omitBody: request.method == "HEAD", head: head,
+                              holdMs: reply.holdMs, on: connection)
         }
         if log.format != .off {
             log.write(method: request.method, target: request.target, status: reply.status,
@@ -27,8 +27,8 @@ extension EventLoop {
     }
 
     /// Starts a fault; returns the bytes it sends.
-    /// - Parameter body: The fixture, empty for a HEAD request (which gets no body bytes at all).
-    private func startFault(_ fault: Fault, body: [UInt8], head: [UInt8], holdMs: Int,
+    /// - Parameter omitBody: A HEAD request: the head announces what GET would, and no body byte follows.
+    private func startFault(_ fault: Fault, body: [UInt8], omitBody: Bool, head: [UInt8], holdMs: Int,
                             on connection: Connection) -> Int {
         switch fault {
         case .connectionReset:
@@ -48,7 +48,7 @@ extension EventLoop {
             let response = HTTPResponse(status: .ok, head: head, body: [])
             let head = HTTPResponseEncoder.head(response, contentLength: announced, keepAlive: true,
                                                 date: date.current())
-            let part = Array(body.prefix(body.count / 2))
+            let part = omitBody ? [] : Array(body.prefix(body.count / 2))
             connection.enqueue(head)
             connection.enqueue(part)
             connection.closeAfterFlush = true

@@ -41,8 +41,6 @@ final class EventLoop: @unchecked Sendable {
     private var stopDeadline: UInt64 = 0
     /// While out of descriptors, the listener is not watched until this time (0: it is watched).
     var acceptPausedUntil: UInt64 = 0
-    /// Running out of descriptors is reported at most once a second.
-    var nextExhaustionWarning: UInt64 = 0
 
     init(
         listener: Int32,

@@ -38,7 +38,13 @@ package final class LogWriter: @unchecked Sendable {
             return !started
         }
         if startThread {
-            _ = try? POSIX.startThread(stackSize: 256 * 1024) { [self] in run() }
+            do {
+                _ = try POSIX.startThread(stackSize: 256 * 1024) { [self] in run() }
+            } catch {
+                // Without its thread nothing would ever be written: say so once, directly.
+                POSIX.writeLine("mock-server: cannot start the log writer (\(error)); log lines are lost",
+                                toStandardError: true)
+            }
         }
     }
 

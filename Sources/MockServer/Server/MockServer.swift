@@ -152,7 +152,7 @@ public final class MockServer: Sendable {
         var loops: [EventLoop] = []
         var threads: [POSIX.ThreadHandle] = []
         let fixtureChanges = handler.fixtures.startWatching()
-        let budget = ConnectionBudget(descriptorLimit: POSIX.descriptorLimit())
+        let budget = ConnectionBudget(descriptorLimit: POSIX.descriptorLimit(), loops: max(1, configuration.threads))
         do {
             // Every loop waits on the shared listener; epoll wakes one of them per connection, kqueue and
             // poll wake all, and the losers' accept finds nothing.
@@ -213,7 +213,7 @@ public final class MockServer: Sendable {
     public var networkAddresses: [String] { isExposed ? Self.ownAddresses(configuration.host) : [] }
 
     private static func ownAddresses(_ host: String) -> [String] {
-        let name = AdminAccess.hostName(host)
+        let name = AdminAccess.hostName(host) ?? host
         return ["0.0.0.0", "::"].contains(name) ? POSIX.interfaceAddresses() : [name]
     }
 

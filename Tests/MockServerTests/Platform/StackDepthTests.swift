@@ -3,15 +3,15 @@ import ContractModel
 import Testing
 
 /// Darwin gives secondary threads (Swift concurrency's, a test runner's) 512 KB of stack. The JSON
-/// reader recurses per nesting level, so its depth limit must fit well inside that in a debug build.
+/// reader keeps open containers on the heap, so the deepest document it accepts (511 levels) and the
+/// first it refuses (512) both fit well inside that in a debug build.
 struct StackDepthTests {
     /// Half of Darwin's 512 KB, leaving the other half to whatever frames sit below the reader.
     static let stackSize = 256 * 1024
 
-    @Test(arguments: ["[", "{\"a\":"])
-    func jsonReader_MaximumNesting_FitsInQuarterMegabyteStack(opener: String) throws {
+    @Test(arguments: ["[", "{\"a\":"], [511, 512])
+    func jsonReader_MaximumNesting_FitsInQuarterMegabyteStack(opener: String, depth: Int) throws {
         let closer = opener == "[" ? "]" : "}"
-        let depth = 512
         let deepest = String(repeating: opener, count: depth) + "1" + String(repeating: closer, count: depth)
         let outcome = Locked<Result<JSONValue, JSONReadError>?>(nil)
         let thread = try POSIX.startThread(stackSize: Self.stackSize) {
@@ -21,8 +21,25 @@ struct StackDepthTests {
         thread.join()
         // Reaching here at all is the test: an overflow would have crashed the process.
         let result = try #require(outcome.current)
-        if case .failure(let error) = result {
-            #expect(error.reason.contains("nested more than"))
+        switch result {
+        case .success: #expect(depth == 511)
+        case .failure(let error): #expect(depth == 512 && error.reason.contains("nested more than 512 levels"))
         }
     }
+}
+
+/// A large body is read in time linear in its size (it is read on an event loop's thread).
+struct JSONReaderScaleTests {
+    @Test(.timeLimit(.minutes(1)))
+    func largeArrayAndObject_AreReadInLinearTime() throws {
+        let count = 200_000
+        let array = "[" + (0..<count).map(String.init).joined(separator: ",") + "]"
+        guard case .array(let items) = try JSONValue.parse(Array(array.utf8)) else { throw JSONScaleFailure() }
+        #expect(items.count == count)
+        let object = "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
+        guard case .object(let fields) = try JSONValue.parse(Array(object.utf8)) else { throw JSONScaleFailure() }
+        #expect(fields.count == count)
+    }
+
+    private struct JSONScaleFailure: Error {}
 }
