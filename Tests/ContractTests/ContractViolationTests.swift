@@ -95,15 +95,28 @@ struct ContractViolationTests {
     }
 
     @Test func cancellingACall_IsNetworkFail_Cancelled() async throws {
-        let server = try LiveServer.shared.get()
-        let (client, session) = LiveServer.client(port: server.port, headers: [RequestHandlerHeaders.scenario: "hang"])
+        // Its own server, whose hold outlasts any scheduling delay on a loaded machine: with the bundled
+        // 3 s hold, a cancel that came late raced the server's close and read as connectionLost.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cancel-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let contracts = folder.appendingPathComponent("Contracts"), fixtures = folder.appendingPathComponent("Fixtures")
+        try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+        try Data(#"""
+            { "domain": "health", "endpoints": [ { "id": "healthCheck", "method": "GET", "path": "/healthChecker",
+              "scenarios": [ { "name": "hang", "fault": "no_response", "holdMs": 120000, "expect": "networkFail" } ] } ] }
+            """#.utf8).write(to: contracts.appendingPathComponent("health.json"))
+        var configuration = MockServer.Configuration(port: 0, contractsDirectory: contracts.path,
+                                                     fixturesDirectory: fixtures.path)
+        configuration.threads = 1
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let (client, session) = LiveServer.client(port: server.port, headers: [:], timeout: 200)
         defer { session.finishTasksAndInvalidate() }
-        let trace = UUID().uuidString
-        let task = Task { await HealthService(client: client).check(interceptors: [
-            HeaderInterceptor([LiveServer.traceHeader: trace]),
-        ]) }
+        let task = Task { await HealthService(client: client).check() }
         // Cancel once the server holds the request, without sleeping blindly.
-        while LiveServer.entry(in: server, trace: trace) == nil { await Task.yield() }
+        while server.journal.entries().isEmpty { await Task.yield() }
         task.cancel()
         let result = await task.value
         guard case .networkFail(let error) = result else { Issue.record("got \(result.caseName)"); return }

@@ -20,7 +20,7 @@ struct IOBackendTests {
 
     /// kqueue and Darwin's poll(2) report no hang-up for a descriptor nobody reads, so a paused
     /// connection stays readable: a client that gives up during `no_response` (held 3 s) or a delay
-    /// (800 ms) is closed at once, not when the pause ends.
+    /// (800 ms) is closed then, not when the pause ends.
     @Test(arguments: IOBackend.available, ["hang", "slow"])
     func backend_NoticesClientGivingUp_DuringAPause(io: IOBackend, scenario: String) async throws {
         try await withServer(configure: { $0.io = io }) { server in
@@ -33,9 +33,11 @@ struct IOBackendTests {
             let (bytes, end) = client.readToEnd()
             let closed = ContinuousClock.now
             #expect(end == .closed)
-            #expect(closed - gaveUp < .milliseconds(500), "closed when the client gave up, not when the pause ended")
-            // The 800 ms delay may already be over on a machine too busy to run this test in time.
-            if gaveUp - sent < .milliseconds(500) {
+            // What tells the two closes apart is the pause: a close from the client giving up comes before
+            // it ends. On a machine too busy to give up within half the pause, nothing can be told apart.
+            let pause: Duration = scenario == "hang" ? .seconds(3) : .milliseconds(800)
+            if gaveUp - sent < pause / 2 {
+                #expect(closed - sent < pause, "closed when the client gave up, not when the pause ended")
                 #expect(bytes.isEmpty, "no reply goes to a client that gave up")
             }
         }
