@@ -21,18 +21,23 @@ let package = Package(
         .target(name: "Endpoints", dependencies: ["Networking"], swiftSettings: strict),
         .target(name: "ContractModel", swiftSettings: strict),
         .target(name: "CSystemShims"),
-        .target(name: "MockServer", dependencies: ["ContractModel", "CSystemShims"], swiftSettings: strict),
-        .executableTarget(name: "mock-server", dependencies: ["MockServer", "ContractModel"], swiftSettings: strict),
+        // The HTTP server: platform calls, readiness backends, parser, connections, streams. Knows nothing of contracts.
+        .target(name: "HTTPCore", dependencies: ["CSystemShims"], swiftSettings: strict),
+        // The mock layer on top: routing, scenarios, validation, fixtures, journal, admin API.
+        .target(name: "MockServer", dependencies: ["HTTPCore", "ContractModel"], swiftSettings: strict),
+        .executableTarget(name: "mock-server", dependencies: ["MockServer", "HTTPCore", "ContractModel"],
+                          swiftSettings: strict),
 
-        .target(name: "TestSupport", dependencies: ["MockServer"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HTTPCore"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking"], swiftSettings: strict),
         .testTarget(name: "EndpointsTests", dependencies: ["Endpoints", "Networking"], swiftSettings: strict),
         .testTarget(name: "ContractModelTests", dependencies: ["ContractModel"], swiftSettings: strict),
         .testTarget(
-            name: "MockServerTests", dependencies: ["MockServer", "ContractModel", "TestSupport"], swiftSettings: strict),
+            name: "MockServerTests", dependencies: ["MockServer", "HTTPCore", "ContractModel", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ContractTests",
-            dependencies: ["Endpoints", "Networking", "MockServer", "ContractModel", "TestSupport", "mock-server"],
+            dependencies: ["Endpoints", "Networking", "MockServer", "HTTPCore", "ContractModel", "TestSupport",
+                           "mock-server"],
             swiftSettings: strict
         ),
     ],

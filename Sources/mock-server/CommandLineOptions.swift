@@ -1,3 +1,4 @@
+import HTTPCore
 import MockServer
 
 /// The command line of `mock-server`, parsed by hand (no third-party argument parser).

@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 import MockServer
 
 /// `mock-server`: argument parsing, start-up output and signal handling. Everything else is the

@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
+import HTTPCore
 import MockServer
 import Networking
 

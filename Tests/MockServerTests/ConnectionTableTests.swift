@@ -1,12 +1,17 @@
-@testable import MockServer
+@testable import HTTPCore
 import Testing
 
 /// The event loop's descriptor-indexed table of connections.
 struct ConnectionTableTests {
-    private func connection(_ fd: Int32) -> Connection { Connection(fd: fd, limits: HTTPLimits(), now: 0, fromLoopback: true) }
+    private final class Slot {
+        let fd: Int32
+        init(_ fd: Int32) { self.fd = fd }
+    }
+
+    private func connection(_ fd: Int32) -> Slot { Slot(fd) }
 
     @Test func storesFindsAndRemoves_KeepingCount() {
-        var table = ConnectionTable()
+        var table = ConnectionTable<Slot>()
         #expect(table.isEmpty)
         let five = connection(5), seventy = connection(70)
         table[5] = five

@@ -1,4 +1,5 @@
 import Testing
+@testable import HTTPCore
 @testable import MockServer
 
 struct HTTPRequestParserTests {

@@ -1,3 +1,4 @@
+@testable import HTTPCore
 @testable import MockServer
 import Testing
 

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import MockServer
+import HTTPCore
 
 /// A blocking TCP client for byte-exact conversations with the server.
 public final class RawClient {

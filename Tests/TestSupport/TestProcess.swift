@@ -1,4 +1,4 @@
-import MockServer
+import HTTPCore
 
 /// Process-wide settings that the test runner, as the process embedding the servers, owns.
 public enum TestProcess {

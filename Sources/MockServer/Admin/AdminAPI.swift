@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// The admin API under `/__mock/`: contracts and scenarios, the active scenario per endpoint, and the
 /// request journal. JSON in and out; its own requests are not journaled.

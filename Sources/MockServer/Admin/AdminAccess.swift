@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Who may use the admin API under `/__mock/`: the person at the keyboard, not a web page they visit,
 /// and not another device on their network unless it has the token.
 ///

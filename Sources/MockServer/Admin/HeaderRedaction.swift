@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Keeps secrets out of the journal: the values of credential headers are stored as their scheme and
 /// length (`Bearer <redacted, 36 bytes>`), so a test can still assert that a token was sent, but the
 /// admin API and the dashboard never show it.

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// One line per request on standard output: text for people, JSON lines for tools, or nothing. Lines go
 /// through ``LogWriter``, so a stalled reader never stalls the server.
 public struct AccessLog: Sendable {
@@ -23,9 +25,10 @@ public struct AccessLog: Sendable {
     }
 
     /// - Parameter started: When the request arrived (monotonic), for the duration; read only when logging.
-    func write(method: String, target: String, status: Int?, fault: String?, scenario: String?, bytes: Int,
-               started: UInt64?, reason: String? = nil) {
+    func write(request: HTTPRequest, reply: Reply, bytes: Int, started: UInt64?) {
         guard format != .off else { return }
+        let (method, target, status) = (request.method, request.target, reply.status)
+        let (fault, scenario, reason) = (reply.note.outcome, reply.note.source, reply.note.reason)
         let durationNanoseconds = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
         let (seconds, milliseconds) = POSIX.wallClock()
         let time = HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds)

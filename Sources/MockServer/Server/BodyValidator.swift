@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// Checks a request body's media type and fields against a contract's body requirement.
 enum BodyValidator {

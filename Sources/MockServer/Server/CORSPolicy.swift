@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Cross-origin access to the mock endpoints, for a web front-end served from another origin (a dev
 /// server on `localhost:3000` calling the mock on `:8080`). Off by default; never applies to the admin
 /// API, which refuses other origins whatever this says.

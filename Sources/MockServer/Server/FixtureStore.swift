@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// Fixture files in memory, so that an edited fixture is served on the next request without a
 /// restart.

@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// One request as the server saw and answered it.
 public struct JournalEntry: Sendable, Codable, Equatable {

@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// The mock API server: serves `Fixtures/` as `Contracts/` describe, over HTTP/1.1 on POSIX sockets.
 ///
@@ -75,15 +76,7 @@ public final class MockServer: Sendable {
     /// or `nil` when loopback clients need none.
     public let adminToken: String?
     private let handler: RequestHandler
-    private let state = Locked(RunState())
-
-    private struct RunState {
-        var listener: Int32 = -1
-        var port: UInt16 = 0
-        var backend = IOBackend.platformDefault
-        var loops: [EventLoop] = []
-        var threads: [POSIX.ThreadHandle] = []
-    }
+    private let http: HTTPServer
 
     /// Loads and validates the contracts and fixtures.
     /// - Throws: ``ContractLoadError`` listing every problem, including an unknown `scenario`.
@@ -107,14 +100,20 @@ public final class MockServer: Sendable {
                                  journalCapacity: configuration.journalCapacity, adminAccess: access,
                                  redaction: HeaderRedaction(extraNames: configuration.redactedHeaders,
                                                             enabled: !configuration.journalSecrets),
-                                 cors: configuration.cors)
+                                 cors: configuration.cors, log: AccessLog(format: configuration.logFormat))
+        var core = HTTPServer.Configuration(host: configuration.host, port: configuration.port,
+                                            threads: configuration.threads, io: configuration.io)
+        core.settings.headerTimeout = Self.nanoseconds(configuration.headerTimeout)
+        core.settings.bodyTimeout = Self.nanoseconds(configuration.bodyTimeout)
+        core.settings.idleTimeout = Self.nanoseconds(configuration.idleTimeout)
+        http = HTTPServer(configuration: core, responder: handler)
     }
 
     /// The requests received so far.
     public var journal: Journal { handler.journal }
 
     /// The bound port, once started.
-    public var port: UInt16 { state.current.port }
+    public var port: UInt16 { http.port }
 
     /// `host:port` as a URL writes it (an IPv6 host in brackets), with the bound port once started.
     public var address: String {
@@ -125,7 +124,7 @@ public final class MockServer: Sendable {
     public var url: String { "http://" + address }
 
     /// The readiness API the running server uses.
-    public var ioBackend: IOBackend { state.current.backend }
+    public var ioBackend: IOBackend { http.ioBackend }
 
     /// One loop per processor this process may use, at most four.
     public static var defaultThreadCount: Int { min(POSIX.availableProcessors(), 4) }
@@ -135,62 +134,21 @@ public final class MockServer: Sendable {
     /// dispositions, descriptor limits): those belong to the process that embeds the server.
     /// - Throws: ``SocketError`` when the address is invalid or in use, or the I/O backend is unavailable.
     public func start() throws(SocketError) {
-        guard state.current.listener < 0 else { return }
-        let backend: IOBackend
-        if let chosen = configuration.io {
-            guard chosen.isAvailable else { throw .unavailableBackend(chosen.description) }
-            backend = chosen
-        } else {
-            backend = try IOBackend.fromEnvironment(Self.environment(IOBackend.environmentVariable))
-        }
-        let listener = try POSIX.makeListener(host: configuration.host, port: configuration.port, backlog: 1024)
-        var settings = EventLoop.Settings()
-        settings.headerTimeout = Self.nanoseconds(configuration.headerTimeout)
-        settings.bodyTimeout = Self.nanoseconds(configuration.bodyTimeout)
-        settings.idleTimeout = Self.nanoseconds(configuration.idleTimeout)
-        let log = AccessLog(format: configuration.logFormat)
-        var loops: [EventLoop] = []
-        var threads: [POSIX.ThreadHandle] = []
-        let fixtureChanges = handler.fixtures.startWatching()
-        let budget = ConnectionBudget(descriptorLimit: POSIX.descriptorLimit(), loops: max(1, configuration.threads))
+        guard !http.isRunning else { return }
+        let fixtures = handler.fixtures
+        let watched = fixtures.startWatching().map { [WatchedDescriptor(fd: $0) { fixtures.refresh() }] } ?? []
         do {
-            // Every loop waits on the shared listener; epoll wakes one of them per connection, kqueue and
-            // poll wake all, and the losers' accept finds nothing.
-            for _ in 0..<max(1, configuration.threads) {
-                let loop = try EventLoop(listener: listener, fixtureChanges: fixtureChanges, handler: handler,
-                                         log: log, settings: settings, backend: backend, budget: budget)
-                loops.append(loop)
-                threads.append(try POSIX.startThread { loop.run() })
-            }
+            try http.start(watching: watched)
         } catch {
-            loops.forEach { $0.requestStop() }
-            threads.forEach { $0.join() }
-            handler.fixtures.stopWatching()
-            POSIX.close(listener)
+            fixtures.stopWatching()
             throw error
-        }
-        let port = POSIX.boundPort(listener)
-        state.withValue {
-            $0 = RunState(listener: listener, port: port, backend: backend, loops: loops, threads: threads)
         }
     }
 
     /// Stops accepting, lets in-flight responses finish (up to five seconds), closes every connection
     /// and returns when the loops have ended. Safe to call more than once.
     public func stop() {
-        let running = state.withValue { state in
-            let running = state
-            state.loops = []
-            state.threads = []
-            state.listener = -1
-            return running
-        }
-        running.loops.forEach { $0.requestStop() }
-        running.threads.forEach { $0.join() }
-        if running.listener >= 0 {
-            handler.fixtures.stopWatching()
-            POSIX.close(running.listener)
-        }
+        if http.stop() { handler.fixtures.stopWatching() }
     }
 
     /// Makes `scenario` the active scenario of endpoint `endpointID` (as `PUT /__mock/scenarios/{id}`).
@@ -224,9 +182,5 @@ public final class MockServer: Sendable {
             let hex = String(generator.next() as UInt32, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
         }.joined()
-    }
-
-    private static func environment(_ name: String) -> String? {
-        ProcessInfo.processInfo.environment[name]
     }
 }

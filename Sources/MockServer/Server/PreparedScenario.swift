@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// A scenario's response head, encoded once at start-up rather than on every request: the status
 /// line and every header field except the framing ones, in a variant with and without a body.

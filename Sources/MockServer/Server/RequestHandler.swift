@@ -1,8 +1,10 @@
 import ContractModel
+import HTTPCore
 
 /// Turns a parsed request into a ``Reply`` by contract: route, validate, pick the scenario, load the
-/// fixture. Shared by every event loop; its state lives in thread-safe stores.
-final class RequestHandler: Sendable {
+/// fixture; journals each request on arrival and logs each reply. Shared by every event loop; its
+/// state lives in thread-safe stores.
+final class RequestHandler: HTTPResponder {
     static let scenarioHeader = "X-Mock-Scenario"
 
     private let router: Router
@@ -13,6 +15,7 @@ final class RequestHandler: Sendable {
     private let adminAccess: AdminAccess
     private let redaction: HeaderRedaction
     private let cors: CORSPolicy?
+    private let log: AccessLog
     /// Every method some endpoint takes, with HEAD and OPTIONS, for `OPTIONS *`.
     private let serverMethods: String
 
@@ -22,8 +25,10 @@ final class RequestHandler: Sendable {
         journalCapacity: Int,
         adminAccess: AdminAccess,
         redaction: HeaderRedaction,
-        cors: CORSPolicy?
+        cors: CORSPolicy?,
+        log: AccessLog
     ) {
+        self.log = log
         self.adminAccess = adminAccess
         self.redaction = redaction
         self.cors = cors
@@ -39,8 +44,38 @@ final class RequestHandler: Sendable {
         admin = AdminAPI(contracts: contracts, scenarios: scenarios, journal: journal)
     }
 
+    func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply {
+        var reply = handle(request, fromLoopback: peerIsLoopback)
+        // Journaled on arrival, so a request is visible while its reply is still delayed or held.
+        if let entry = reply.entry.take() {
+            reply.reply.note.reason = entry.reason
+            journal.append(entry)
+        }
+        return reply.reply
+    }
+
+    func reject(_ status: HTTPStatus, reason: String) -> Reply {
+        journal.append(JournalEntry(method: "-", target: "-", fields: [], bodySize: 0, endpoint: nil, scenario: nil,
+                                    status: status.code, fault: nil, violations: [], reason: reason))
+        return .respond(ServerJSON.error(status, reason), note: .init(reason: reason))
+    }
+
+    func didSend(_ reply: Reply, for request: HTTPRequest, bytes: Int, started: UInt64?) {
+        log.write(request: request, reply: reply, bytes: bytes, started: started)
+    }
+
+    /// A reply and the journal entry of its request (`nil` for the admin API's own requests).
+    struct Answer {
+        var reply: Reply
+        var entry: JournalEntry?
+
+        static func respond(_ response: HTTPResponse, entry: JournalEntry? = nil, scenario: String? = nil) -> Answer {
+            Answer(reply: .respond(response, note: .init(source: scenario)), entry: entry)
+        }
+    }
+
     /// - Parameter fromLoopback: Whether the peer is on this machine's loopback interface.
-    func handle(_ request: HTTPRequest, fromLoopback: Bool) -> Reply {
+    func handle(_ request: HTTPRequest, fromLoopback: Bool) -> Answer {
         if request.method == "OPTIONS" && request.target == "*" {
             let response = HTTPResponse(status: .noContent, headers: [("Allow", serverMethods)])
             return .respond(response, entry: entry(request, status: 204))
@@ -51,7 +86,7 @@ final class RequestHandler: Sendable {
         }
         if segments.first == AdminAPI.prefix {
             if let refusal = adminAccess.refusal(of: request, fromLoopback: fromLoopback) { return .respond(refusal) }
-            return admin.handle(request, segments: Array(segments.dropFirst()))
+            return Answer(reply: admin.handle(request, segments: Array(segments.dropFirst())))
         }
 
         switch router.match(method: request.method, segments: segments) {
@@ -71,12 +106,13 @@ final class RequestHandler: Sendable {
                                             headers: [("Allow", allowHeader)])
             return .respond(response, entry: entry(request, status: 405))
         case .route(let route, let parameters):
-            let reply = reply(to: request, route: route, parameters: parameters)
-            return cors.map { $0.decorate(reply, for: request) } ?? reply
+            var answer = answer(to: request, route: route, parameters: parameters)
+            if let cors { answer.reply = cors.decorate(answer.reply, for: request) }
+            return answer
         }
     }
 
-    private func reply(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Reply {
+    private func answer(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Answer {
         // The scenario first, so that every answer for an endpoint names it, a refusal included.
         let play: ScenarioPlay
         if let requested = request.headers[Self.scenarioHeader] {
@@ -104,15 +140,15 @@ final class RequestHandler: Sendable {
                                                    status: status.code, violations: validation.violations),
                             scenario: play.name)
         }
-        return reply(to: request, route: route, play: play, parameters: parameters)
+        return answer(to: request, route: route, play: play, parameters: parameters)
     }
 
-    private func reply(
+    private func answer(
         to request: HTTPRequest,
         route: Route,
         play: ScenarioPlay,
         parameters: [String: String]
-    ) -> Reply {
+    ) -> Answer {
         var body: [UInt8] = []
         if let template = play.fixture {
             let lookup = FixturePath.resolve(template, parameters: parameters).map { fixtures.bytes(at: $0) }
@@ -130,15 +166,15 @@ final class RequestHandler: Sendable {
         }
         switch play.action {
         case .fault(let fault):
-            return Reply(action: .fault(fault, body: body, head: play.faultHead), delayMs: play.delayMs,
-                         holdMs: play.holdMs,
-                         entry: entry(request, endpoint: route.id, scenario: play.name, fault: fault.rawValue),
-                         scenario: play.name)
+            let reply = Reply(.transport(play.transport(fault, fixture: body)), delayMs: play.delayMs,
+                              note: .init(source: play.name, outcome: fault.rawValue))
+            return Answer(reply: reply, entry: entry(request, endpoint: route.id, scenario: play.name,
+                                                     fault: fault.rawValue))
         case .respond(let prepared):
-            return Reply(action: .respond(prepared.response(body: body)), delayMs: play.delayMs,
-                         entry: entry(request, endpoint: route.id, scenario: play.name,
-                                      status: prepared.status.code),
-                         scenario: play.name)
+            let reply = Reply(.respond(prepared.response(body: body)), delayMs: play.delayMs,
+                              note: .init(source: play.name))
+            return Answer(reply: reply, entry: entry(request, endpoint: route.id, scenario: play.name,
+                                                     status: prepared.status.code))
         }
     }
 

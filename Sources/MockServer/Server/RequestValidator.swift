@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// Checks a request against its endpoint's contract: path parameters, query, headers, bearer auth
 /// and body shape. Every violation is named, so the developer sees what the client got wrong.

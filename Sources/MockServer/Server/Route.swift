@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// One contract endpoint as the server serves it, prepared once at start-up so that a request costs
 /// no sorting, no header encoding and no copy of the contract: the requirements in the order
@@ -67,5 +68,23 @@ final class ScenarioPlay: Sendable {
         ])
         delayMs = scenario.delayMs
         holdMs = scenario.holdMs
+    }
+
+    /// What `fault` does on the wire; `fixture` is the body a `truncated_body` cuts short.
+    func transport(_ fault: Fault, fixture: [UInt8]) -> TransportAction {
+        switch fault {
+        case .connectionReset:
+            return .reset
+        case .emptyResponse:
+            return .close
+        case .malformedResponse:
+            return .sendThenClose(Array("HELLO GARBAGE \u{1}\u{2}\r\nthis is not HTTP\r\n\r\n".utf8))
+        case .truncatedBody:
+            // Half the fixture, under a length that promises at least twice as much.
+            let response = HTTPResponse(status: .ok, head: faultHead, body: Array(fixture.prefix(fixture.count / 2)))
+            return .truncate(response, announcedLength: max(fixture.count, 64) * 2)
+        case .noResponse:
+            return .hold(milliseconds: holdMs)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// Finds the route (the prepared contract endpoint) of a request by method and path template.
 struct Router: Sendable {

@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// Which scenario each endpoint plays when a request names none: the admin API's choice, else the
 /// server-wide `--scenario`, else the endpoint's first scenario.

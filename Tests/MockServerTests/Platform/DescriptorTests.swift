@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import HTTPCore
 @testable import MockServer
 import Testing
 import TestSupport

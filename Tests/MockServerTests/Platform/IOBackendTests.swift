@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTTPCore
 @testable import MockServer
 import Testing
 import TestSupport
@@ -7,7 +8,7 @@ import TestSupport
 /// kqueue and poll on Darwin), over real sockets.
 struct IOBackendTests {
     @Test(arguments: IOBackend.available)
-    func backend_ServesKeepAliveAndPipelinedRequests(io: IOBackend) async throws {
+    func backend_ServesKeepAliveAndPipelinedRequests(io: HTTPCore.IOBackend) async throws {
         try await withServer(configure: { $0.io = io; $0.threads = 2 }) { server in
             #expect(server.ioBackend == io)
             let client = try RawClient(port: server.port)
@@ -22,7 +23,7 @@ struct IOBackendTests {
     /// connection stays readable: a client that gives up during `no_response` (held 3 s) or a delay
     /// (800 ms) is closed then, not when the pause ends.
     @Test(arguments: IOBackend.available, ["hang", "slow"])
-    func backend_NoticesClientGivingUp_DuringAPause(io: IOBackend, scenario: String) async throws {
+    func backend_NoticesClientGivingUp_DuringAPause(io: HTTPCore.IOBackend, scenario: String) async throws {
         try await withServer(configure: { $0.io = io }) { server in
             let client = try RawClient(port: server.port, timeout: 10)
             let sent = ContinuousClock.now
@@ -44,7 +45,7 @@ struct IOBackendTests {
     }
 
     @Test(arguments: IOBackend.available)
-    func backend_PipelinedBytesArrivingDuringADelay_AreAnsweredAfterIt(io: IOBackend) async throws {
+    func backend_PipelinedBytesArrivingDuringADelay_AreAnsweredAfterIt(io: HTTPCore.IOBackend) async throws {
         try await withServer(configure: { $0.io = io }) { server in
             let client = try RawClient(port: server.port)
             client.send("GET /healthChecker HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: slow\r\n\r\n")

@@ -1,4 +1,5 @@
 import ContractModel
+@testable import HTTPCore
 @testable import MockServer
 import Testing
 

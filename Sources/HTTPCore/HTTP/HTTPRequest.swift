@@ -1,0 +1,124 @@
+/// A parsed HTTP/1.x request. Produced by ``HTTPRequestParser``; knows nothing of sockets.
+package struct HTTPRequest: Sendable {
+    package var method: String
+    /// The request target exactly as sent (origin-form, absolute-form or `*`).
+    package var target: String
+    /// The path of the target (percent-encoded, without the query).
+    package var path: Substring
+    /// The query of the target, without `?`, or `nil`.
+    package var query: Substring?
+    package var version: HTTPVersion
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
+    /// What the framing and connection headers say, gathered in one pass while parsing.
+    package var facts = HeaderFacts()
+
+    /// Stands for bytes that were not a readable request, in the journal and the access log.
+    package static let unreadable = HTTPRequest(method: "-", target: "-", path: "", query: nil, version: .http11,
+                                        headers: HTTPHeaders(), body: [])
+
+    /// Whether the connection stays open after the response (RFC 9112 §9.3).
+    package var keepAlive: Bool {
+        if facts.connectionClose { return false }
+        return version == .http11 || facts.connectionKeepAlive
+    }
+}
+
+/// The headers that decide framing and connection handling, noted while parsing so the hot path
+/// never searches the header list for them.
+package struct HeaderFacts: Sendable {
+    package var hostCount = 0
+    package var hasContentLength = false
+    package var hasTransferEncoding = false
+    package var connectionClose = false
+    package var connectionKeepAlive = false
+    package var expectsContinue = false
+
+    package mutating func note(name: String, value: String) {
+        switch name.utf8.count {
+        case 4 where HTTPHeaders.equal(name, "host"):
+            hostCount += 1
+        case 6 where HTTPHeaders.equal(name, "expect"):
+            expectsContinue = expectsContinue || HTTPHeaders.equal(value.trimmingSpaces(), "100-continue")
+        case 10 where HTTPHeaders.equal(name, "connection"):
+            for token in value.utf8.split(separator: UInt8(ascii: ",")) {
+                let text = String(decoding: token, as: UTF8.self).trimmingSpaces()
+                if HTTPHeaders.equal(text, "close") { connectionClose = true }
+                if HTTPHeaders.equal(text, "keep-alive") { connectionKeepAlive = true }
+            }
+        case 14 where HTTPHeaders.equal(name, "content-length"):
+            hasContentLength = true
+        case 17 where HTTPHeaders.equal(name, "transfer-encoding"):
+            hasTransferEncoding = true
+        default:
+            break
+        }
+    }
+}
+
+/// The protocol version of a request.
+package struct HTTPVersion: Equatable, Sendable {
+    package let minor: UInt8
+    package static let http10 = HTTPVersion(minor: 0)
+    package static let http11 = HTTPVersion(minor: 1)
+}
+
+/// Header fields in arrival order, looked up case-insensitively.
+package struct HTTPHeaders: Sendable, Sequence {
+    package private(set) var fields: [(name: String, value: String)] = []
+
+    package mutating func append(name: String, value: String) {
+        fields.append((name, value))
+    }
+
+    package mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
+    /// The first value of `name`.
+    package subscript(name: String) -> String? {
+        fields.first { Self.equal($0.name, name) }?.value
+    }
+
+    /// Every value of `name`, in order.
+    package func values(_ name: String) -> [String] {
+        fields.filter { Self.equal($0.name, name) }.map(\.value)
+    }
+
+    /// The comma-separated tokens of every `name` field, lower-cased.
+    package func tokens(_ name: String) -> [String] {
+        values(name).flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingSpaces().lowercased() }
+    }
+
+
+    package var count: Int { fields.count }
+
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+
+    /// ASCII case-insensitive comparison without allocating.
+    package static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var (lhs, rhs) = (lhs, rhs)
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                for index in 0..<left.count where lower(left[index]) != lower(right[index]) { return false }
+                return true
+            }
+        }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    package func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(self[start...end])
+    }
+}

@@ -1,0 +1,201 @@
+/// An incremental HTTP/1.x request parser (RFC 9112): bytes in, a request, "need more" or an error out.
+///
+/// Pure: no sockets, no clocks. The caller passes the unconsumed bytes starting at the current
+/// request each time more arrive; the parser remembers how far it has scanned, so a request that
+/// trickles in byte by byte is still scanned once.
+package struct HTTPRequestParser: Sendable {
+    package enum Outcome {
+        /// A whole request; `consumed` bytes of the buffer belong to it.
+        case request(HTTPRequest, consumed: Int)
+        case needMore
+        case failure(HTTPParseError)
+    }
+
+    /// Small on purpose (no payloads): it is matched on every call. The request whose body is being
+    /// read and the chunked decoder live beside it.
+    private enum State: Sendable {
+        case head(scanned: Int)
+        case fixedBody(headLength: Int, length: Int)
+        case chunkedBody(headLength: Int, decoded: Int)
+    }
+
+    package let limits: HTTPLimits
+    private var state = State.head(scanned: 0)
+    private var pending: HTTPRequest?
+    private var chunked: ChunkedDecoder?
+
+    package init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
+
+    /// Whether the head of the current request has been read and its body is still awaited.
+    package var isReadingBody: Bool {
+        if case .head = state { return false }
+        return true
+    }
+
+    /// Whether the current request asked for `100 Continue` before sending its body.
+    package var awaitsContinue: Bool {
+        guard let pending else { return false }
+        return pending.version == .http11 && pending.facts.expectsContinue
+    }
+
+    /// Parses from the start of `buffer`, which begins at the current request.
+    package mutating func parse(_ buffer: UnsafeRawBufferPointer) -> Outcome {
+        do {
+            return try step(buffer)
+        } catch {
+            reset()
+            return .failure(error)
+        }
+    }
+
+    /// Parses a complete request from a byte array; for tests and the fuzzer.
+    package static func parseAll(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits()) -> Outcome {
+        var parser = HTTPRequestParser(limits: limits)
+        return bytes.withUnsafeBytes { parser.parse($0) }
+    }
+
+    private mutating func step(_ buffer: UnsafeRawBufferPointer) throws(HTTPParseError) -> Outcome {
+        switch state {
+        case .head(let scanned):
+            guard let (request, headLength) = try parseHead(buffer, scanned: scanned) else { return .needMore }
+            return try startBody(request, headLength: headLength, buffer: buffer)
+        case .fixedBody(let headLength, let length):
+            guard buffer.count >= headLength + length, var request = pending else { return .needMore }
+            request.body = Array(UnsafeRawBufferPointer(rebasing: buffer[headLength..<headLength + length]))
+            reset()
+            return .request(request, consumed: headLength + length)
+        case .chunkedBody(let headLength, let decoded):
+            return try continueChunked(headLength: headLength, decoded: decoded, buffer: buffer)
+        }
+    }
+
+    private mutating func reset() {
+        state = .head(scanned: 0)
+        pending = nil
+        chunked = nil
+    }
+
+    // MARK: - Head
+
+    /// Finds the end of the header section and parses it; `nil` when it has not all arrived.
+    private mutating func parseHead(_ buffer: UnsafeRawBufferPointer, scanned: Int) throws(HTTPParseError)
+        -> (HTTPRequest, Int)?
+    {
+        // RFC 9112 §2.2: ignore empty lines before the request line.
+        var start = 0
+        while start + 1 < buffer.count && buffer[start] == 13 && buffer[start + 1] == 10 { start += 2 }
+        guard let end = Self.find(headerEndIn: buffer, from: max(start, scanned - 3)) else {
+            try checkIncompleteHead(buffer, from: start)
+            state = .head(scanned: buffer.count)
+            return nil
+        }
+        let head = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
+        return (try HeadParser(bytes: head, limits: limits).parse(), end + 4)
+    }
+
+    /// A head still incomplete must not wait for a CRLF CRLF that cannot come: lines ending in a bare LF
+    /// (someone typing into `nc`) are answered with a 400 at once rather than left to time out.
+    private func checkIncompleteHead(_ buffer: UnsafeRawBufferPointer, from start: Int) throws(HTTPParseError) {
+        if (start..<buffer.count).contains(where: { buffer[$0] == 10 && ($0 == start || buffer[$0 - 1] != 13) }) {
+            throw .bad("a line ends in a bare LF; HTTP/1.1 lines end in CRLF (\\r\\n)")
+        }
+        let lineEnd = (start..<buffer.count).first { buffer[$0] == 10 }
+        if lineEnd == nil && buffer.count - start > limits.requestLineBytes {
+            throw HTTPParseError(.uriTooLong, "request line exceeds \(limits.requestLineBytes) bytes")
+        }
+        if buffer.count - start > limits.requestLineBytes + limits.headerBytes {
+            throw HTTPParseError(.headerFieldsTooLarge, "header section exceeds \(limits.headerBytes) bytes")
+        }
+    }
+
+    private static func find(headerEndIn buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        var index = max(0, start)
+        while index + 3 < buffer.count {
+            if buffer[index + 3] != 10 {
+                index += buffer[index + 3] == 13 ? 1 : 4
+                continue
+            }
+            if buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    // MARK: - Body
+
+    private mutating func startBody(_ request: consuming HTTPRequest, headLength: Int, buffer: UnsafeRawBufferPointer)
+        throws(HTTPParseError) -> Outcome
+    {
+        switch try Self.framing(of: request, limits: limits) {
+        case .none:
+            state = .head(scanned: 0)
+            return .request(request, consumed: headLength)
+        case .length(let length):
+            state = .fixedBody(headLength: headLength, length: length)
+        case .chunked:
+            state = .chunkedBody(headLength: headLength, decoded: 0)
+            chunked = ChunkedDecoder(limits: limits)
+        }
+        pending = request
+        return try step(buffer)
+    }
+
+    private mutating func continueChunked(headLength: Int, decoded: Int, buffer: UnsafeRawBufferPointer)
+        throws(HTTPParseError) -> Outcome
+    {
+        guard var decoder = chunked, var request = pending else { return .needMore }
+        chunked = nil // so the decoder's body is uniquely referenced and grows in place
+        let from = headLength + decoded
+        let (consumed, done) = try decoder.consume(UnsafeRawBufferPointer(rebasing: buffer[from...]))
+        guard done else {
+            chunked = decoder
+            state = .chunkedBody(headLength: headLength, decoded: decoded + consumed)
+            return .needMore
+        }
+        request.body = decoder.body
+        reset()
+        return .request(request, consumed: from + consumed)
+    }
+
+    private enum Framing { case none, length(Int), chunked }
+
+    /// RFC 9112 §6.3, strictly: Transfer-Encoding together with Content-Length is rejected rather than
+    /// resolved, since a proxy in front might have framed it the other way (request smuggling).
+    private static func framing(of request: HTTPRequest, limits: HTTPLimits) throws(HTTPParseError) -> Framing {
+        guard request.facts.hasTransferEncoding || request.facts.hasContentLength else { return .none }
+        let lengths = request.headers.values("content-length")
+        if request.facts.hasTransferEncoding {
+            let transferCodings = request.headers.tokens("transfer-encoding")
+            guard lengths.isEmpty else { throw .bad("both Transfer-Encoding and Content-Length are present") }
+            guard request.version == .http11 else { throw .bad("Transfer-Encoding is not allowed in HTTP/1.0") }
+            guard transferCodings.last == "chunked" else {
+                throw transferCodings.contains("chunked")
+                    ? .bad("chunked must be the final transfer coding")
+                    : HTTPParseError(.notImplemented, "transfer coding \(transferCodings.joined(separator: ", ")) is not supported")
+            }
+            guard transferCodings.count == 1 else {
+                throw HTTPParseError(.notImplemented, "only the chunked transfer coding is supported")
+            }
+            return .chunked
+        }
+        guard !lengths.isEmpty else { return .none }
+        var length: Int?
+        for value in lengths.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            let text = value.trimmingSpaces()
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+                throw .bad("Content-Length \"\(value)\" is not a number")
+            }
+            guard text.utf8.count <= 12, let parsed = Int(text) else {
+                throw HTTPParseError(.contentTooLarge, "body exceeds \(limits.bodyBytes) bytes")
+            }
+            guard length == nil || length == parsed else { throw .bad("conflicting Content-Length values") }
+            length = parsed
+        }
+        guard let length else { return .none }
+        guard length <= limits.bodyBytes else {
+            throw HTTPParseError(.contentTooLarge, "body of \(length) bytes exceeds \(limits.bodyBytes)")
+        }
+        return length == 0 ? .none : .length(length)
+    }
+}

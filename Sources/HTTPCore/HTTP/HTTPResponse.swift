@@ -1,0 +1,122 @@
+/// A response to send: a status line and header fields encoded once, and a body. Framing headers
+/// (`Content-Length`, `Date`, `Connection`) are added per send by ``HTTPResponseEncoder``.
+package struct HTTPResponse: Sendable {
+    package let status: HTTPStatus
+    /// `HTTP/1.1 <code> <reason>\r\n` and the header fields, each ending in CRLF.
+    package let head: [UInt8]
+    package var body: [UInt8]
+
+    package init(status: HTTPStatus, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.init(status: status, head: HTTPResponseEncoder.statusAndFields(status, headers), body: body)
+    }
+
+    /// A response whose head was encoded ahead of time (see ``PreparedScenario``).
+    package init(status: HTTPStatus, head: [UInt8], body: [UInt8]) {
+        self.status = status
+        self.head = head
+        self.body = body
+    }
+
+    /// The same response with more header fields after the prepared ones.
+    package func adding(_ fields: [(name: String, value: String)]) -> HTTPResponse {
+        HTTPResponse(status: status, head: head + HTTPResponseEncoder.fields(fields), body: body)
+    }
+
+    /// A JSON document as the body.
+    package static func json(_ status: HTTPStatus, _ body: [UInt8], headers: [(name: String, value: String)] = [])
+        -> HTTPResponse
+    {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"),
+                                               ("Cache-Control", "no-store")] + headers,
+                     body: body)
+    }
+}
+
+/// Writes status lines and header sections (RFC 9112 §4, §5). Pure; the `Date` value is passed in.
+package enum HTTPResponseEncoder {
+    /// How the end of a body is told (RFC 9112 §6.3).
+    package enum Framing {
+        /// `Content-Length`: the announced length (which differs from the body's for `truncated_body`).
+        case length(Int)
+        /// `Transfer-Encoding: chunked`, for a body produced as it goes.
+        case chunked
+        /// Neither: the body ends when the connection closes (a stream to an HTTP/1.0 client).
+        case untilClose
+    }
+
+    /// The bytes of `response` as they go on the wire: its head, and its body unless the request was
+    /// HEAD or the status forbids one (the head then announces what the body would have been).
+    package static func message(_ response: HTTPResponse, keepAlive: Bool, omitBody: Bool, date: [UInt8])
+        -> (head: [UInt8], body: [UInt8])
+    {
+        let head = Self.head(response, framing: .length(response.body.count), keepAlive: keepAlive, date: date)
+        return (head, omitBody || response.status.forbidsBody ? [] : response.body)
+    }
+
+    /// The full head of `response`, ending with the empty line. The body is written separately, uncopied.
+    package static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: [UInt8]) -> [UInt8] {
+        var bytes = response.head
+        bytes.reserveCapacity(bytes.count + 96)
+        if !response.status.forbidsBody {
+            switch framing {
+            case .length(let length):
+                bytes.append(contentsOf: contentLengthPrefix)
+                appendDecimal(length, to: &bytes)
+                bytes.append(contentsOf: crlf)
+            case .chunked:
+                bytes.append(contentsOf: chunkedField)
+            case .untilClose:
+                break
+            }
+        }
+        bytes.append(contentsOf: datePrefix)
+        bytes.append(contentsOf: date)
+        bytes.append(contentsOf: keepAlive ? keepAliveSuffix : closeSuffix)
+        return bytes
+    }
+
+    /// The size line that starts a chunk of `count` bytes (RFC 9112 §7.1); `crlf` ends it.
+    package static func chunkHead(_ count: Int) -> [UInt8] {
+        Array(String(count, radix: 16).utf8) + crlf
+    }
+
+    package static let crlf: [UInt8] = [13, 10]
+    /// The last chunk and the empty trailer section.
+    package static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+    private static let chunkedField = Array("Transfer-Encoding: chunked\r\n".utf8)
+
+    /// The status line and `fields`, CRLF-terminated; CR and LF inside names or values are dropped so
+    /// no contract value can split the response.
+    package static func statusAndFields(_ status: HTTPStatus, _ fields: [(name: String, value: String)]) -> [UInt8] {
+        Array("HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8) + Self.fields(fields)
+    }
+
+    /// Header field lines, each ending in CRLF, with CR, LF (and `:` in names) dropped.
+    package static func fields(_ fields: [(name: String, value: String)]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for (name, value) in fields {
+            bytes.append(contentsOf: name.utf8.filter { $0 != 13 && $0 != 10 && $0 != UInt8(ascii: ":") })
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: value.utf8.filter { $0 != 13 && $0 != 10 })
+            bytes.append(contentsOf: "\r\n".utf8)
+        }
+        return bytes
+    }
+
+    /// `100 Continue`, for a request that sent `Expect: 100-continue`.
+    package static let continueHead: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    private static let contentLengthPrefix = Array("Content-Length: ".utf8)
+    private static let datePrefix = Array("Date: ".utf8)
+    private static let keepAliveSuffix = Array("\r\nConnection: keep-alive\r\n\r\n".utf8)
+    private static let closeSuffix = Array("\r\nConnection: close\r\n\r\n".utf8)
+
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        guard value >= 10 else {
+            bytes.append(UInt8(ascii: "0") + UInt8(max(0, value)))
+            return
+        }
+        appendDecimal(value / 10, to: &bytes)
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+}

@@ -1,0 +1,51 @@
+/// A response status with its reason phrase, which is always sent: FoundationNetworking fails a
+/// status line without one ("Failed writing header").
+package struct HTTPStatus: Equatable, Sendable {
+    package let code: Int
+    package let reason: String
+
+    package init(_ code: Int, _ reason: String? = nil) {
+        self.code = code
+        self.reason = reason ?? Self.reasons[code] ?? Self.fallbackReason(code)
+    }
+
+    /// 1xx, 204 and 304 responses never carry a body, nor announce its length (RFC 9110 §6.4.1, §8.6).
+    package var forbidsBody: Bool { code < 200 || code == 204 || code == 304 }
+
+    package static let ok = HTTPStatus(200)
+    package static let noContent = HTTPStatus(204)
+    package static let badRequest = HTTPStatus(400)
+    package static let unauthorized = HTTPStatus(401)
+    package static let forbidden = HTTPStatus(403)
+    package static let notFound = HTTPStatus(404)
+    package static let methodNotAllowed = HTTPStatus(405)
+    package static let requestTimeout = HTTPStatus(408)
+    package static let contentTooLarge = HTTPStatus(413)
+    package static let uriTooLong = HTTPStatus(414)
+    package static let headerFieldsTooLarge = HTTPStatus(431)
+    package static let internalServerError = HTTPStatus(500)
+    package static let notImplemented = HTTPStatus(501)
+    package static let versionNotSupported = HTTPStatus(505)
+
+    private static let reasons: [Int: String] = [
+        100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 205: "Reset Content",
+        206: "Partial Content", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
+        307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized",
+        402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+        406: "Not Acceptable", 408: "Request Timeout", 409: "Conflict", 410: "Gone", 411: "Length Required",
+        412: "Precondition Failed", 413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type",
+        418: "I'm a teapot", 422: "Unprocessable Content", 423: "Locked", 425: "Too Early", 426: "Upgrade Required",
+        428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
+        451: "Unavailable For Legal Reasons", 500: "Internal Server Error", 501: "Not Implemented",
+        502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+    ]
+
+    private static func fallbackReason(_ code: Int) -> String {
+        switch code {
+        case 200..<300: "Success"
+        case 300..<400: "Redirection"
+        case 400..<500: "Client Error"
+        default: "Server Error"
+        }
+    }
+}

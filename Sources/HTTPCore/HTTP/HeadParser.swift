@@ -1,0 +1,158 @@
+/// Parses a request line and header section (without the final empty line) into a request.
+package struct HeadParser {
+    package let bytes: UnsafeRawBufferPointer
+    package let limits: HTTPLimits
+
+    package func parse() throws(HTTPParseError) -> HTTPRequest {
+        // One pass over the lines; no intermediate arrays.
+        guard let requestLine = try line(from: 0) else { throw .bad("empty request") }
+        guard requestLine.count <= limits.requestLineBytes else {
+            throw HTTPParseError(.uriTooLong, "request line exceeds \(limits.requestLineBytes) bytes")
+        }
+        guard bytes.count - requestLine.count <= limits.headerBytes else {
+            throw HTTPParseError(.headerFieldsTooLarge, "header section exceeds \(limits.headerBytes) bytes")
+        }
+        var request = try parseRequestLine(requestLine)
+        var next = requestLine.upperBound + 2
+        while next <= bytes.count, let field = try line(from: next) {
+            guard request.headers.count < limits.headerCount else {
+                throw HTTPParseError(.headerFieldsTooLarge, "more than \(limits.headerCount) header fields")
+            }
+            let (name, value) = try parseField(field)
+            request.headers.append(name: name, value: value)
+            request.facts.note(name: name, value: value)
+            next = field.upperBound + 2
+        }
+        try Self.checkHost(count: request.facts.hostCount, version: request.version)
+        return request
+    }
+
+    /// The line starting at `start`, up to (not including) its CRLF or the end of the head.
+    private func line(from start: Int) throws(HTTPParseError) -> Range<Int>? {
+        guard start <= bytes.count else { return nil }
+        var index = start
+        while index < bytes.count {
+            switch bytes[index] {
+            case 13:
+                guard index + 1 < bytes.count, bytes[index + 1] == 10 else { throw .bad("bare CR in header section") }
+                return start..<index
+            case 10:
+                throw .bad("bare LF in header section")
+            default:
+                index += 1
+            }
+        }
+        return start..<index
+    }
+
+    private func parseRequestLine(_ range: Range<Int>) throws(HTTPParseError) -> HTTPRequest {
+        guard let firstSpace = range.first(where: { bytes[$0] == 32 }),
+              let secondSpace = (firstSpace + 1..<range.upperBound).first(where: { bytes[$0] == 32 }),
+              firstSpace > range.lowerBound, secondSpace > firstSpace + 1
+        else { throw .bad("malformed request line") }
+        let methodBytes = UnsafeRawBufferPointer(rebasing: bytes[range.lowerBound..<firstSpace])
+        let targetBytes = UnsafeRawBufferPointer(rebasing: bytes[(firstSpace + 1)..<secondSpace])
+        guard methodBytes.allSatisfy(Self.isTokenByte) else { throw .bad("malformed method") }
+        guard targetBytes.allSatisfy({ $0 > 32 && $0 < 127 }) else { throw .bad("malformed request target") }
+        let version = try parseVersion(UnsafeRawBufferPointer(rebasing: bytes[(secondSpace + 1)..<range.upperBound]))
+        let method = String(decoding: methodBytes, as: UTF8.self)
+        let target = String(decoding: targetBytes, as: UTF8.self)
+        let path: Substring
+        let query: Substring?
+        if targetBytes.first == UInt8(ascii: "/") {
+            // Origin-form, nearly every request: split at the first "?" found in the bytes.
+            if let mark = targetBytes.firstIndex(of: UInt8(ascii: "?")) {
+                let index = target.utf8.index(target.startIndex, offsetBy: mark)
+                (path, query) = (target[..<index], target[target.utf8.index(after: index)...])
+            } else {
+                (path, query) = (target[...], nil)
+            }
+        } else {
+            (path, query) = try Self.splitTarget(target, method: method)
+        }
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(8)
+        return HTTPRequest(method: method, target: target, path: path, query: query, version: version,
+                           headers: headers, body: [])
+    }
+
+    private static let versionPrefix: [UInt8] = Array("HTTP/".utf8)
+
+    private func parseVersion(_ text: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPVersion {
+        guard text.count == 8, text.starts(with: Self.versionPrefix), text[6] == UInt8(ascii: "."),
+              (48...57).contains(text[5]), (48...57).contains(text[7])
+        else { throw .bad("malformed HTTP version") }
+        guard text[5] == UInt8(ascii: "1"), text[7] <= UInt8(ascii: "1") else {
+            throw HTTPParseError(.versionNotSupported, "only HTTP/1.0 and HTTP/1.1 are supported")
+        }
+        return text[7] == UInt8(ascii: "1") ? .http11 : .http10
+    }
+
+    /// Absolute-form (`http://host/path`) or `*` for OPTIONS (RFC 9112 §3.2); origin-form is split
+    /// by the caller.
+    private static func splitTarget(_ target: String, method: String) throws(HTTPParseError)
+        -> (Substring, Substring?)
+    {
+        let utf8 = target.utf8
+        var pathAndQuery = Substring(target)
+        if utf8.first != UInt8(ascii: "/") {
+            if target == "*" {
+                guard method == "OPTIONS" else { throw .bad("* is only valid for OPTIONS") }
+                return ("*", nil)
+            }
+            let lower = target.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
+                  let colon = utf8.firstIndex(of: UInt8(ascii: ":"))
+            else { throw .bad("request target must start with / or http://") }
+            let afterScheme = target[target.utf8.index(colon, offsetBy: 3)...]
+            let pathStart = afterScheme.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+                ?? afterScheme.endIndex
+            guard pathStart != afterScheme.startIndex else { throw .bad("absolute target without a host") }
+            pathAndQuery = afterScheme[pathStart...]
+            if pathAndQuery.utf8.first != UInt8(ascii: "/") { pathAndQuery = "/" + pathAndQuery }
+        }
+        guard let mark = pathAndQuery.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (pathAndQuery, nil) }
+        return (pathAndQuery[..<mark], pathAndQuery[pathAndQuery.utf8.index(after: mark)...])
+    }
+
+    private func parseField(_ range: Range<Int>) throws(HTTPParseError) -> (String, String) {
+        let line = bytes[range]
+        guard let first = line.first else { throw .bad("empty header line") }
+        if first == 32 || first == 9 { throw .bad("obsolete line folding is not allowed") }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { throw .bad("header line without a colon") }
+        let name = line[line.startIndex..<colon]
+        guard !name.isEmpty else { throw .bad("empty header name") }
+        guard name.allSatisfy(Self.isTokenByte) else {
+            throw .bad(name.last == 32 || name.last == 9 ? "whitespace before a header colon" : "malformed header name")
+        }
+        var value = line[(colon + 1)...]
+        while let byte = value.first, byte == 32 || byte == 9 { value = value.dropFirst() }
+        while let byte = value.last, byte == 32 || byte == 9 { value = value.dropLast() }
+        guard value.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else {
+            throw .bad("control character in header value")
+        }
+        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+    }
+
+    private static func checkHost(count: Int, version: HTTPVersion) throws(HTTPParseError) {
+        guard count <= 1 else { throw .bad("more than one Host header") }
+        if version == .http11 && count == 0 {
+            throw .bad("HTTP/1.1 request without a Host header")
+        }
+    }
+
+    /// RFC 9110 §5.6.2 tchar.
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+}

@@ -1,0 +1,120 @@
+/// Percent-decoding of request paths and queries (RFC 3986 §2.1), on contiguous bytes rather than
+/// Characters or string indices.
+package enum PercentDecoding {
+    private typealias Bytes = UnsafeBufferPointer<UInt8>
+    private typealias Slice = Bytes.SubSequence
+
+    /// The path split into decoded segments, or `nil` for a malformed escape.
+    ///
+    /// Splitting happens before decoding, so `%2F` stays inside its segment and can never add a level.
+    package static func segments(of path: Substring) -> [String]? {
+        withBytes(of: path) { bytes in
+            var segments: [String] = []
+            // What precedes the first "/" is not a segment (so `*` has none).
+            guard var start = bytes.firstIndex(of: UInt8(ascii: "/")).map({ $0 + 1 }) else { return segments }
+            segments.reserveCapacity(4)
+            while true {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+                guard let segment = decode(bytes[start..<end]) else { return nil }
+                segments.append(segment)
+                guard end < bytes.endIndex else { return segments }
+                start = end + 1
+            }
+        }
+    }
+
+    /// The query's `name=value` pairs, decoded. A `+` stays a `+`: clients that mean a space send `%20`.
+    package static func queryItems(_ query: Substring?) -> [(name: String, value: String)]? {
+        guard let query, !query.isEmpty else { return [] }
+        return withBytes(of: query) { bytes in
+            var items: [(name: String, value: String)] = []
+            for pair in bytes.split(separator: UInt8(ascii: "&")) {
+                let (name, value) = split(pair)
+                guard let name = decode(name) else { return nil }
+                guard let value = value.map(decode) ?? "" else { return nil }
+                items.append((name, value))
+            }
+            return items
+        }
+    }
+
+    /// Whether every `%` in `text` starts a valid escape (`%` and two hex digits).
+    package static func isWellFormed(_ text: Substring) -> Bool {
+        withBytes(of: text) { bytes in
+            var index = bytes.startIndex
+            while index < bytes.endIndex {
+                if bytes[index] == UInt8(ascii: "%") {
+                    guard index + 2 < bytes.endIndex, bytes[index + 1].hexDigitValue != nil,
+                          bytes[index + 2].hexDigitValue != nil
+                    else { return false }
+                    index += 3
+                } else {
+                    index += 1
+                }
+            }
+            return true
+        }
+    }
+
+    /// The decoded value of the first `name` item of a well-formed query (see ``isWellFormed(_:)``),
+    /// an empty string for an item without `=`, or `nil` when there is none. Allocates only the
+    /// value it returns.
+    package static func firstValue(of name: String, in query: Substring?) -> String? {
+        guard let query else { return nil }
+        return withBytes(of: query) { bytes in
+            var name = name
+            return name.withUTF8 { wanted in
+                var start = bytes.startIndex
+                while start < bytes.endIndex {
+                    let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+                    let (itemName, value) = split(bytes[start..<end])
+                    let matches = itemName.contains(UInt8(ascii: "%"))
+                        ? decode(itemName).map { $0.utf8.elementsEqual(wanted) } ?? false
+                        : equal(itemName, wanted)
+                    if matches { return value.map(decode) ?? "" }
+                    start = end + 1
+                }
+                return nil
+            }
+        }
+    }
+
+    private static func equal(_ lhs: Slice, _ rhs: Bytes) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for offset in 0..<lhs.count where lhs[lhs.startIndex + offset] != rhs[offset] { return false }
+        return true
+    }
+
+    /// `pair` split at its first `=`: the name, and the value if there is an `=`.
+    private static func split(_ pair: Slice) -> (name: Slice, value: Slice?) {
+        guard let separator = pair.firstIndex(of: UInt8(ascii: "=")) else { return (pair, nil) }
+        return (pair[..<separator], pair[(separator + 1)...])
+    }
+
+    private static func decode(_ bytes: Slice) -> String? {
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            guard bytes[index] == UInt8(ascii: "%") else {
+                decoded.append(bytes[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < bytes.endIndex, let high = bytes[index + 1].hexDigitValue,
+                  let low = bytes[index + 2].hexDigitValue
+            else { return nil }
+            decoded.append(high << 4 | low)
+            index += 3
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// Runs `body` on the UTF-8 bytes of `text`, without copying them when they are contiguous (as
+    /// they are for every substring the parser makes).
+    private static func withBytes<Result>(of text: Substring, _ body: (Bytes) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+}

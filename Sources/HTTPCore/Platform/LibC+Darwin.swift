@@ -1,0 +1,135 @@
+// The calls whose spelling or behaviour differs between C libraries, for Darwin (macOS, iOS and the
+// iOS Simulator). Same names as LibC+Glibc.swift. Compiled and run in the macOS CI job only: this
+// machine builds the Glibc file.
+#if canImport(Darwin)
+import Darwin
+
+package enum LibC {
+    package static let name = "Darwin"
+
+    /// A TCP socket that is not inherited by child processes (Darwin has no SOCK_CLOEXEC).
+    package static func makeStreamSocket(family: Int32) -> Int32 {
+        let fd = socket(family, SOCK_STREAM, 0)
+        if fd >= 0 { setCloseOnExec(fd) }
+        return fd
+    }
+
+    /// Accepts one connection as a non-blocking, close-on-exec socket that raises no SIGPIPE, or
+    /// returns -1 with `errno` set. (Darwin has no accept4. XNU copies O_NONBLOCK and SO_NOSIGPIPE from
+    /// the listener, but setting both here does not depend on that.)
+    package static func acceptConnection(_ listener: Int32) -> Int32 {
+        let fd = Darwin.accept(listener, nil, nil)
+        guard fd >= 0 else { return fd }
+        setCloseOnExec(fd)
+        let flags = fcntl(fd, F_GETFL, 0)
+        var one: Int32 = 1
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0,
+              setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
+        else {
+            let saved = errno
+            _ = Darwin.close(fd)
+            errno = saved
+            return -1
+        }
+        return fd
+    }
+
+    /// A non-blocking, close-on-exec pipe: `(read end, write end)`, or `nil` with `errno` set.
+    package static func makePipe() -> (Int32, Int32)? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        for fd in fds {
+            setCloseOnExec(fd)
+            let flags = fcntl(fd, F_GETFL, 0)
+            guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
+                let saved = errno
+                fds.forEach { _ = Darwin.close($0) }
+                errno = saved
+                return nil
+            }
+        }
+        return (fds[0], fds[1])
+    }
+
+    /// Writes the vectors to a socket; SO_NOSIGPIPE, set at accept, keeps SIGPIPE away.
+    package static func sendVectors(_ fd: Int32, _ vectors: UnsafeMutablePointer<iovec>, _ count: Int) -> Int {
+        writev(fd, vectors, Int32(count))
+    }
+
+    /// Sets the length field that BSD socket addresses carry.
+    package static func setLength(_ address: inout sockaddr_in) {
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+    }
+    package static func setLength(_ address: inout sockaddr_in6) {
+        address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+    }
+
+    package static let descriptorLimitResource = RLIMIT_NOFILE
+
+    /// The highest soft descriptor limit `setrlimit` accepts. The hard limit is usually RLIM_INFINITY on
+    /// macOS, but a soft limit above `kern.maxfilesperproc` fails with EINVAL (setrlimit(2)); OPEN_MAX
+    /// is the documented fallback when the sysctl cannot be read.
+    package static func descriptorCeiling(hardLimit: rlim_t) -> rlim_t {
+        var perProcess: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        let ceiling = sysctlbyname("kern.maxfilesperproc", &perProcess, &size, nil, 0) == 0 && perProcess > 0
+            ? rlim_t(perProcess) : rlim_t(OPEN_MAX)
+        return min(hardLimit, ceiling)
+    }
+
+    package static func modificationNanoseconds(_ info: stat) -> Int {
+        Int(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int(info.st_mtimespec.tv_nsec)
+    }
+
+    /// Processors currently active (`hw.activecpu`, what ProcessInfo.activeProcessorCount reports).
+    package static func availableProcessors() -> Int {
+        var active: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        if sysctlbyname("hw.activecpu", &active, &size, nil, 0) == 0, active > 0 { return Int(active) }
+        return max(1, Int(sysconf(_SC_NPROCESSORS_ONLN)))
+    }
+
+    // MARK: - Threads
+
+    package typealias Thread = pthread_t
+    package typealias ThreadEntry = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
+
+    /// Creates a joinable thread with `stackSize` bytes of stack (rounded up to whole pages, which
+    /// Darwin requires) that runs `entry(context)`. Secondary threads get only 512 KB on Darwin unless
+    /// asked.
+    /// - Returns: The thread, or the error number pthreads returned.
+    package static func createThread(stackSize: Int, context: UnsafeMutableRawPointer, entry: ThreadEntry)
+        -> Result<Thread, ThreadError>
+    {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        let page = max(1, Int(sysconf(_SC_PAGESIZE)))
+        let code = pthread_attr_setstacksize(&attributes, (stackSize + page - 1) / page * page)
+        guard code == 0 else { return .failure(ThreadError(code: code)) }
+        var thread: pthread_t?
+        let created = pthread_create(&thread, &attributes, entry, context)
+        guard created == 0, let thread else { return .failure(ThreadError(code: created)) }
+        return .success(thread)
+    }
+
+    package static func joinThread(_ thread: Thread) {
+        pthread_join(thread, nil)
+    }
+
+    // MARK: - Calls whose names the wrappers reuse
+
+    package static func exitProcess(_ code: Int32) -> Never { Darwin.exit(code) }
+    package static func closeDescriptor(_ fd: Int32) -> Int32 { Darwin.close(fd) }
+    package static func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        Darwin.read(fd, buffer, count)
+    }
+    package static func writeDescriptor(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        Darwin.write(fd, buffer, count)
+    }
+
+    private static func setCloseOnExec(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+}
+#endif

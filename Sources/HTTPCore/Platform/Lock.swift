@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A mutex for state shared by the event loops. (`NSLock` is not in FoundationEssentials, and
+/// `Mutex` needs macOS 15.)
+package final class Lock: @unchecked Sendable {
+    // @unchecked: the pthread mutex is the synchronisation itself; it is allocated once and never moved.
+    /// Also waited on by ``Condition``.
+    package let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    package init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+/// A value shared between threads, guarded by a ``Lock``.
+package final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched inside `lock.withLock`. The mutex already makes every
+    // access exclusive, so the runtime's dynamic exclusivity check is skipped as well.
+    private let lock = Lock()
+    @exclusivity(unchecked) private var value: Value
+
+    package init(_ value: Value) { self.value = value }
+
+    package func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try lock.withLock { try body(&value) }
+    }
+
+    package var current: Value { lock.withLock { value } }
+}

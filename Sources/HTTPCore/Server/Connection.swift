@@ -1,0 +1,243 @@
+/// One client connection and its state machine, owned by one event loop's thread: reading and
+/// parsing requests, `100-continue`, writing replies and streams, keep-alive, pauses, transport
+/// faults and timeouts. The loop only hands it readiness events, timer firings and stream wake-ups.
+final class Connection {
+    enum Phase {
+        /// Reading requests and writing responses.
+        case active
+        /// Waiting until the deadline before carrying out ``Connection/delayed``.
+        case delayed(until: UInt64)
+        /// Holding the connection open without answering, until the deadline.
+        case holding(until: UInt64)
+        /// Writing a ``ReplyStream``'s body as it comes.
+        case streaming
+        /// Response sent and FIN queued; waiting for the peer's FIN (or the deadline) before closing, so
+        /// a response is never cut short by a reset caused by unread pipelined bytes.
+        case lingering(until: UInt64)
+    }
+
+    let fd: Int32
+    /// Whether the peer is on this machine's loopback interface.
+    let fromLoopback: Bool
+    unowned let loop: EventLoop
+    var phase = Phase.active
+    /// The reply a delayed connection carries out when its deadline comes.
+    private var delayed: (reply: Reply, request: HTTPRequest, started: UInt64)?
+    var stream: (body: ReplyStream, chunked: Bool)?
+    /// The readiness the poller reports for this socket; changed only when it differs.
+    var interest = Interest.read
+    @exclusivity(unchecked) private var parser: HTTPRequestParser
+    // The buffers and the parser are touched on every request, only by the owning loop's thread, and
+    // no access to one spans another access to it: the dynamic exclusivity check would only cost time.
+    @exclusivity(unchecked) var inbound = InboundBuffer()
+    @exclusivity(unchecked) var outbound = OutboundQueue()
+    var closeAfterFlush = false
+    private var continueSent = false
+    /// When the current request's first byte arrived (for the header and body timeouts), or `nil`.
+    private var requestStarted: UInt64?
+    /// The last read, or the last write that made progress: drives the idle and write timeouts.
+    private var lastActivity: UInt64
+    /// Identifies the latest timer armed for this connection; older ones are ignored when they fire.
+    private(set) var token: UInt64 = 0
+
+    init(fd: Int32, loop: EventLoop, now: UInt64, fromLoopback: Bool) {
+        self.fd = fd
+        self.loop = loop
+        self.fromLoopback = fromLoopback
+        self.parser = HTTPRequestParser(limits: loop.settings.limits)
+        self.lastActivity = now
+        arm(now: now)
+    }
+
+    /// Between requests with nothing pending: safe to close at shutdown.
+    var isIdle: Bool {
+        guard case .active = phase else { return false }
+        return !inbound.hasUnconsumed && outbound.isEmpty && !parser.isReadingBody
+    }
+
+    // MARK: - Events
+
+    func handle(_ event: ReadinessEvent) {
+        if event.writable || (event.failed && !outbound.isEmpty) {
+            guard outbound.flush(to: fd) else { return close() }
+            // Write progress counts as activity, so a slow reader of a large body is not cut off.
+            lastActivity = POSIX.monotonicNanoseconds()
+            afterFlush()
+            guard isOpen else { return }
+            if case .streaming = phase, outbound.isEmpty { pullStream() }
+            // Output drained: resume pipelined requests that waited for room.
+            if case .active = phase, outbound.isEmpty, inbound.hasUnconsumed { process() }
+        }
+        guard isOpen, event.readable || event.failed else { return }
+        switch phase {
+        case .active:
+            readRequests()
+        case .delayed, .holding, .streaming:
+            // An error or full hang-up: nobody is left to answer.
+            if event.failed { return close() }
+            readWhilePaused()
+        case .lingering:
+            discardUntilClosed()
+        }
+    }
+
+    /// The connection's timer fired: act on whatever is due, else sleep until it is.
+    func timerFired(now: UInt64) {
+        guard now >= deadline() else { return arm(now: now) }
+        switch phase {
+        case .delayed:
+            guard let (reply, request, started) = delayed.take() else { return }
+            phase = .active
+            watch(outbound.isEmpty ? .read : .readWrite)
+            perform(reply, for: request, started: started)
+            if isOpen, case .active = phase { process() }
+        case .holding, .lingering, .streaming:
+            return close()
+        case .active:
+            if !outbound.isEmpty || requestStarted == nil { return close() }
+            requestStarted = nil
+            reject(.requestTimeout, "the request did not arrive in time", started: nil)
+        }
+        if isOpen { arm(now: now) }
+    }
+
+    /// The server is stopping: close what waits for nothing, end streams, let the rest finish.
+    func beginStop() {
+        switch phase {
+        case .holding: close()
+        case .streaming: stream?.body.finish()
+        case .active where isIdle: close()
+        default: break
+        }
+    }
+
+    // MARK: - Timers
+
+    /// When the connection needs attention if nothing happens: a pause's or the linger's end, or a
+    /// timeout.
+    private func deadline() -> UInt64 {
+        let settings = loop.settings
+        switch phase {
+        case .delayed(let until), .holding(let until), .lingering(let until):
+            return until
+        case .streaming:
+            return outbound.isEmpty ? .max : lastActivity + settings.writeTimeout
+        case .active:
+            if !outbound.isEmpty { return lastActivity + settings.writeTimeout }
+            if let started = requestStarted {
+                return started + (parser.isReadingBody ? settings.bodyTimeout : settings.headerTimeout)
+            }
+            return loop.stopping ? 0 : lastActivity + settings.idleTimeout
+        }
+    }
+
+    /// Arms the timer no later than any deadline the connection can reach without an explicit
+    /// transition: every activity moves a deadline to at least `shortestTimeout` ahead, so the request
+    /// path never touches the timer heap; a connection wakes at most once per `shortestTimeout`.
+    private func arm(now: UInt64) {
+        var at = min(deadline(), now + loop.settings.shortestTimeout)
+        if let started = requestStarted { at = min(at, started + loop.settings.shortestRequestTimeout) }
+        schedule(at: at)
+    }
+
+    func schedule(at deadline: UInt64) {
+        token = loop.nextTimerToken()
+        loop.timers.schedule(.init(deadline: deadline, fd: fd, token: token))
+    }
+
+    // MARK: - Reading
+
+    private func readRequests() {
+        while true {
+            let (result, filled) = inbound.read(from: fd)
+            switch result {
+            case .bytes:
+                let now = POSIX.monotonicNanoseconds()
+                if requestStarted == nil { requestStarted = now }
+                lastActivity = now
+                process()
+                guard filled, isOpen, case .active = phase else { return }
+            case .wouldBlock:
+                return
+            case .closed:
+                // The peer half-closed: finish writing what is queued, then close.
+                guard !outbound.isEmpty else { return close() }
+                closeAfterFlush = true
+                watch(.write)
+                return
+            }
+        }
+    }
+
+    /// A paused or streaming connection stays readable, because kqueue and Darwin's poll(2) report no
+    /// hang-up for a descriptor nobody reads: a client that gives up is noticed at once on every
+    /// backend. Bytes that arrive meanwhile (a pipelined request) are kept for afterwards; past
+    /// ``pausedInputLimit`` the connection stops reading, and only epoll still reports a hang-up.
+    private func readWhilePaused() {
+        while inbound.unconsumedCount < Self.pausedInputLimit {
+            switch inbound.read(from: fd).result {
+            case .bytes: continue
+            case .wouldBlock: return
+            case .closed: return close()
+            }
+        }
+        watch(outbound.isEmpty ? .none : .write)
+    }
+
+    static let pausedInputLimit = 64 * 1024
+
+    private func discardUntilClosed() {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while true {
+            switch scratch.withUnsafeMutableBytes({ POSIX.read(fd, into: $0) }) {
+            case .bytes: continue
+            case .wouldBlock: return
+            case .closed: return close()
+            }
+        }
+    }
+
+    /// Parses and answers every complete request in the buffer, in order, until one must wait.
+    func process() {
+        while case .active = phase, !closeAfterFlush, outbound.bytes <= loop.settings.maxQueuedOutput {
+            let outcome = inbound.withUnconsumed { parser.parse($0) }
+            switch consume outcome {
+            case .needMore:
+                if parser.awaitsContinue && !continueSent {
+                    continueSent = true
+                    outbound.enqueue(HTTPResponseEncoder.continueHead)
+                    write()
+                }
+                if !inbound.hasUnconsumed { requestStarted = nil }
+                inbound.resetIfDrained()
+                return
+            case .failure(let error):
+                return reject(error.status, error.reason, started: requestStarted)
+            case .request(let request, let consumed):
+                let started = requestStarted ?? POSIX.monotonicNanoseconds()
+                inbound.readIndex += consumed
+                continueSent = false
+                requestStarted = inbound.hasUnconsumed ? POSIX.monotonicNanoseconds() : nil
+                let reply = loop.responder.respond(to: request, peerIsLoopback: fromLoopback)
+                if reply.delayMs > 0 {
+                    let until = POSIX.monotonicNanoseconds() + UInt64(reply.delayMs) * 1_000_000
+                    phase = .delayed(until: until)
+                    delayed = (reply, request, started)
+                    watch(.read)
+                    return schedule(at: until)
+                }
+                perform(reply, for: request, started: started)
+                guard isOpen else { return }
+            }
+        }
+        inbound.resetIfDrained()
+    }
+
+    /// Answers bytes that are not a readable request, and closes.
+    private func reject(_ status: HTTPStatus, _ reason: String, started: UInt64?) {
+        var reply = loop.responder.reject(status, reason: reason)
+        reply.closeAfter = true
+        inbound.consumeAll()
+        perform(reply, for: .unreadable, started: started)
+    }
+}

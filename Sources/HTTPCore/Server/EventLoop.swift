@@ -1,0 +1,155 @@
+/// One thread's readiness loop: waits for readiness and timers and hands them to its connections.
+/// Nothing here blocks; a slow client only ever waits on its own socket. With nothing due, it sleeps
+/// until the next deadline: an idle server makes no wake-ups.
+final class EventLoop: @unchecked Sendable {
+    // @unchecked: after `run()` starts, every stored property except the `Locked` ones is used only on
+    // the loop's own thread; the wake pipe is a file descriptor any thread may write to.
+
+    let poller: any ReadinessQueue
+    let listener: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    /// Other descriptors the loop watches, handled before the connections of the same wake-up.
+    private let watched: [WatchedDescriptor]
+    let responder: any HTTPResponder
+    let budget: ConnectionBudget
+    let settings: ServerSettings
+    private let stopRequested = Locked(false)
+    /// Descriptors of connections whose stream has something new, posted by any thread.
+    private let readyStreams = Locked<[Int32]>([])
+
+    /// Looked up several times per request, only on the loop's thread, never across another access
+    /// to itself (loops over it iterate a copy): hence no dynamic exclusivity check.
+    @exclusivity(unchecked) var connections = ConnectionTable<Connection>()
+    var timers = TimerQueue()
+    private var events: [ReadinessEvent] = []
+    /// Read for every response, only on the loop's thread: no dynamic exclusivity check either.
+    @exclusivity(unchecked) var date = HTTPDate()
+    private(set) var stopping = false
+    private var stopDeadline: UInt64 = 0
+    /// While out of descriptors, the listener is not watched until this time (0: it is watched).
+    var acceptPausedUntil: UInt64 = 0
+    /// Tells a connection's current timer from the ones it armed before (and from other connections'
+    /// that had its descriptor).
+    private var lastTimerToken: UInt64 = 0
+
+    init(listener: Int32, watched: [WatchedDescriptor], responder: any HTTPResponder, settings: ServerSettings,
+         backend: IOBackend, budget: ConnectionBudget) throws(SocketError) {
+        self.budget = budget
+        self.poller = try backend.makeQueue()
+        self.listener = listener
+        self.watched = watched
+        (wakeRead, wakeWrite) = try POSIX.makeWakePipe()
+        self.responder = responder
+        self.settings = settings
+        do {
+            try poller.add(listener, .read, exclusive: true)
+            try poller.add(wakeRead, .read)
+            for descriptor in watched { try poller.add(descriptor.fd, .read) }
+        } catch {
+            POSIX.close(wakeRead)
+            POSIX.close(wakeWrite)
+            throw error
+        }
+    }
+
+    /// The wake pipe lives as long as the loop: `requestStop()` may write to it after `run()` returned.
+    deinit {
+        POSIX.close(wakeRead)
+        POSIX.close(wakeWrite)
+    }
+
+    /// Asks the loop to stop accepting, finish in-flight responses and return from `run()`.
+    func requestStop() {
+        stopRequested.withValue { $0 = true }
+        POSIX.wake(wakeWrite)
+    }
+
+    /// Tells the loop, from any thread, that the stream of the connection on `fd` has something new.
+    func streamReady(fd: Int32) {
+        let first = readyStreams.withValue { ready in
+            ready.append(fd)
+            return ready.count == 1
+        }
+        if first { POSIX.wake(wakeWrite) }
+    }
+
+    /// Runs until stopped. A failing wait (not an interrupted one) ends the loop with a line on standard
+    /// error rather than spinning a core.
+    func run() {
+        while true {
+            let now = POSIX.monotonicNanoseconds()
+            if stopping && (connections.isEmpty || now >= stopDeadline) { break }
+            do {
+                try poller.wait(timeoutMilliseconds: waitTimeout(now: now), into: &events)
+            } catch {
+                POSIX.writeLine("mock-server: event loop stopped: \(error)", toStandardError: true)
+                break
+            }
+            // Watched descriptors first: a request that arrived after a fixture edit must see the edit.
+            for descriptor in watched where events.contains(where: { $0.fd == descriptor.fd }) {
+                descriptor.onReadable()
+            }
+            for event in events {
+                if event.fd == listener {
+                    acceptAll()
+                } else if event.fd == wakeRead {
+                    POSIX.drain(wakeRead)
+                    if stopRequested.current && !stopping { beginStop() }
+                    for fd in readyStreams.withValue({ ready in defer { ready = [] }; return ready }) {
+                        connections[fd]?.pullStream()
+                    }
+                } else if let connection = connections[event.fd] {
+                    connection.handle(event)
+                }
+            }
+            let after = POSIX.monotonicNanoseconds()
+            for timer in timers.popDue(now: after) {
+                guard let connection = connections[timer.fd], connection.token == timer.token else { continue }
+                connection.timerFired(now: after)
+            }
+            resumeAcceptingIfDue(now: after)
+        }
+        for connection in connections.all { connection.close() }
+    }
+
+    /// Until the soonest of: a timer, the end of an accept pause, the shutdown grace; -1 when none.
+    private func waitTimeout(now: UInt64) -> Int32 {
+        var deadline = timers.nextDeadline ?? .max
+        if acceptPausedUntil != 0 { deadline = min(deadline, acceptPausedUntil) }
+        if stopping { deadline = min(deadline, stopDeadline) }
+        guard deadline != .max else { return -1 }
+        guard deadline > now else { return 0 }
+        return Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
+    }
+
+    private func beginStop() {
+        stopping = true
+        stopDeadline = POSIX.monotonicNanoseconds() + settings.shutdownGrace
+        poller.remove(listener)
+        for connection in connections.all { connection.beginStop() }
+    }
+
+    func nextTimerToken() -> UInt64 {
+        lastTimerToken &+= 1
+        return lastTimerToken
+    }
+
+    /// Forgets a connection that is closing (or aborted): its descriptor is closed by the caller.
+    func forget(_ connection: Connection) {
+        poller.remove(connection.fd)
+        connections[connection.fd] = nil
+        budget.release()
+    }
+}
+
+/// A descriptor an event loop watches besides its sockets, such as a file watcher's.
+package struct WatchedDescriptor: Sendable {
+    let fd: Int32
+    let onReadable: @Sendable () -> Void
+
+    package init(fd: Int32, onReadable: @escaping @Sendable () -> Void) {
+        self.fd = fd
+        self.onReadable = onReadable
+    }
+}

@@ -1,0 +1,16 @@
+/// What the HTTP core asks of the layer above it: an answer to each request, and word of what was
+/// sent. Called on event-loop threads, several at once; an implementation keeps its state thread-safe
+/// and never blocks.
+package protocol HTTPResponder: AnyObject, Sendable {
+    /// The reply to a complete request.
+    /// - Parameter peerIsLoopback: Whether the client is on this machine's loopback interface.
+    func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply
+
+    /// The reply to bytes that are not a request the server can read (400, 408, 413, 414, 431); the
+    /// core closes the connection after it.
+    func reject(_ status: HTTPStatus, reason: String) -> Reply
+
+    /// A reply was carried out: `bytes` went out for it (the first write; a stream's later chunks are not
+    /// counted). `started` is when the request's first byte arrived (monotonic), if known.
+    func didSend(_ reply: Reply, for request: HTTPRequest, bytes: Int, started: UInt64?)
+}

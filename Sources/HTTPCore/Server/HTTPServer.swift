@@ -1,0 +1,100 @@
+/// An HTTP/1.1 server on POSIX sockets: a listener shared by a few event-loop threads, each answering
+/// its connections through an ``HTTPResponder``. Knows nothing of what it serves.
+package final class HTTPServer: Sendable {
+    package struct Configuration: Sendable {
+        package var host: String
+        package var port: UInt16
+        /// Event-loop threads (at least one).
+        package var threads: Int
+        /// The readiness API; `nil` chooses ``IOBackend/environmentVariable`` if set, else the platform's best.
+        package var io: IOBackend?
+        package var settings = ServerSettings()
+
+        package init(host: String, port: UInt16, threads: Int, io: IOBackend?) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.io = io
+        }
+    }
+
+    private struct Running {
+        var listener: Int32 = -1
+        var port: UInt16 = 0
+        var backend = IOBackend.platformDefault
+        var loops: [EventLoop] = []
+        var threads: [POSIX.ThreadHandle] = []
+    }
+
+    package let configuration: Configuration
+    private let responder: any HTTPResponder
+    private let running = Locked(Running())
+
+    package init(configuration: Configuration, responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    /// The bound port, once started.
+    package var port: UInt16 { running.current.port }
+
+    package var isRunning: Bool { running.current.listener >= 0 }
+
+    /// The readiness API the running server uses.
+    package var ioBackend: IOBackend { running.current.backend }
+
+    /// Binds the socket and starts the event loops; returns once the server accepts connections.
+    /// Calling it on a running server does nothing.
+    /// - Parameter watched: Descriptors every loop also watches (see ``WatchedDescriptor``).
+    /// - Throws: ``SocketError`` when the address is invalid or in use, or the I/O backend is unavailable.
+    package func start(watching watched: [WatchedDescriptor] = []) throws(SocketError) {
+        guard running.current.listener < 0 else { return }
+        let backend: IOBackend
+        if let chosen = configuration.io {
+            guard chosen.isAvailable else { throw .unavailableBackend(chosen.description) }
+            backend = chosen
+        } else {
+            backend = try IOBackend.fromEnvironment(POSIX.environment(IOBackend.environmentVariable))
+        }
+        let listener = try POSIX.makeListener(host: configuration.host, port: configuration.port, backlog: 1024)
+        let count = max(1, configuration.threads)
+        let budget = ConnectionBudget(descriptorLimit: POSIX.descriptorLimit(), loops: count)
+        var loops: [EventLoop] = []
+        var threads: [POSIX.ThreadHandle] = []
+        do {
+            // Every loop waits on the shared listener; epoll wakes one of them per connection, kqueue and
+            // poll wake all, and the losers' accept finds nothing.
+            for _ in 0..<count {
+                let loop = try EventLoop(listener: listener, watched: watched, responder: responder,
+                                         settings: configuration.settings, backend: backend, budget: budget)
+                loops.append(loop)
+                threads.append(try POSIX.startThread { loop.run() })
+            }
+        } catch {
+            loops.forEach { $0.requestStop() }
+            threads.forEach { $0.join() }
+            POSIX.close(listener)
+            throw error
+        }
+        let port = POSIX.boundPort(listener)
+        running.withValue {
+            $0 = Running(listener: listener, port: port, backend: backend, loops: loops, threads: threads)
+        }
+    }
+
+    /// Stops accepting, lets in-flight responses finish (up to the shutdown grace), closes every
+    /// connection and returns when the loops have ended. Safe to call more than once.
+    /// - Returns: Whether the server was running.
+    @discardableResult
+    package func stop() -> Bool {
+        let stopped = running.withValue { running in
+            defer { running = Running(port: running.port, backend: running.backend) }
+            return running
+        }
+        stopped.loops.forEach { $0.requestStop() }
+        stopped.threads.forEach { $0.join() }
+        guard stopped.listener >= 0 else { return false }
+        POSIX.close(stopped.listener)
+        return true
+    }
+}

@@ -1,0 +1,68 @@
+/// What the server does with one request: answer it, stream an answer, or misbehave at the transport
+/// level, possibly after a delay. The layer above (``HTTPResponder``) decides; the core carries it out.
+package struct Reply: Sendable {
+    package enum Action: Sendable {
+        /// A finished response, written at once.
+        case respond(HTTPResponse)
+        /// A response head, then a body the server keeps writing as `stream` produces it (chunked, or
+        /// delimited by the close for HTTP/1.0).
+        case stream(HTTPResponse, ReplyStream)
+        /// Misbehaviour below HTTP, for fault injection.
+        case transport(TransportAction)
+    }
+
+    package var action: Action
+    /// Milliseconds to wait before carrying out the action.
+    package var delayMs = 0
+    /// Close after answering, whatever the request asked.
+    package var closeAfter = false
+    /// What the access log says of the reply besides its status; opaque to the core.
+    package var note = Note()
+
+    package init(_ action: Action, delayMs: Int = 0, closeAfter: Bool = false, note: Note = Note()) {
+        self.action = action
+        self.delayMs = delayMs
+        self.closeAfter = closeAfter
+        self.note = note
+    }
+
+    package static func respond(_ response: HTTPResponse, note: Note = Note()) -> Reply {
+        Reply(.respond(response), note: note)
+    }
+
+    /// The status the reply sends, or `nil` when a transport action sends none.
+    package var status: Int? {
+        switch action {
+        case .respond(let response), .stream(let response, _): response.status.code
+        case .transport: nil
+        }
+    }
+
+    /// Words for the access log: what answered, the transport action's name, and why.
+    package struct Note: Sendable {
+        package var source: String?
+        package var outcome: String?
+        package var reason: String?
+
+        package init(source: String? = nil, outcome: String? = nil, reason: String? = nil) {
+            self.source = source
+            self.outcome = outcome
+            self.reason = reason
+        }
+    }
+}
+
+/// Misbehaviour at the transport level: what a broken server or network does to a client.
+package enum TransportAction: Sendable {
+    /// Abort with a TCP reset (SO_LINGER 0).
+    case reset
+    /// Close without sending a byte.
+    case close
+    /// Send these bytes (not HTTP), then close.
+    case sendThenClose([UInt8])
+    /// Send `response`'s head announcing `announcedLength` body bytes and then only `response.body`
+    /// (no body byte for HEAD), then close.
+    case truncate(HTTPResponse, announcedLength: Int)
+    /// Send nothing; close after this many milliseconds.
+    case hold(milliseconds: Int)
+}

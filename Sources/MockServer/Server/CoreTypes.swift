@@ -1,0 +1,6 @@
+import HTTPCore
+
+// The HTTP core's types that the mock server's public API uses, so that an embedding app or test
+// needs only `import MockServer`.
+public typealias IOBackend = HTTPCore.IOBackend
+public typealias SocketError = HTTPCore.SocketError
