@@ -11,7 +11,9 @@ public final class RawClient {
     public let fd: Int32
 
     /// Connects to `host`:`port` (IPv4); reads time out after `timeout` seconds.
-    public init(port: UInt16, host: String = "127.0.0.1", timeout: Int = 5) throws {
+    /// - Parameter receiveBuffer: A receive buffer size to ask for before connecting (a small one makes
+    ///   a client that stops reading back-pressure the server sooner).
+    public init(port: UInt16, host: String = "127.0.0.1", timeout: Int = 5, receiveBuffer: Int32? = nil) throws {
         _ = TestProcess.descriptorLimit
         #if canImport(Darwin)
         fd = socket(AF_INET, SOCK_STREAM, 0)
@@ -24,6 +26,9 @@ public final class RawClient {
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -88,6 +93,18 @@ public final class RawClient {
     }
 
     private var pending: [UInt8] = []
+
+    /// One read of whatever has arrived (after bytes left over from ``readResponse()``); `nil` when the
+    /// peer closed, reset, or nothing came before the timeout.
+    public func readSome() -> [UInt8]? {
+        if !pending.isEmpty {
+            defer { pending = [] }
+            return pending
+        }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = recv(fd, &chunk, chunk.count, 0)
+        return count > 0 ? Array(chunk[0..<count]) : nil
+    }
 
     /// Half-closes the sending side.
     public func finishSending() { shutdown(fd, Int32(SHUT_WR)) }

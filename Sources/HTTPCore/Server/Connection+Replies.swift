@@ -89,6 +89,7 @@ extension Connection {
         case .finished:
             stream = nil
             phase = .active
+            if loop.stopping { closeAfterFlush = true }
             if chunked { outbound.enqueue(HTTPResponseEncoder.lastChunk) }
             write()
             if isOpen, case .active = phase, outbound.isEmpty, inbound.hasUnconsumed { process() }

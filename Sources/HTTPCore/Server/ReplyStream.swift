@@ -70,19 +70,18 @@ package final class ReplyStream: Sendable {
         case nothing
     }
 
-    /// Takes what is queued; with nothing queued, remembers `waker` for the next send.
-    func take(waker: Waker) -> Pending {
+    /// Takes what is queued, and remembers `waker` for the next send into the emptied queue.
+    func take(waker: Waker?) -> Pending {
         state.withValue { state in
             if state.dropped { return .dropped }
+            state.waker = waker
             if !state.chunks.isEmpty {
                 let chunks = state.chunks
                 state.chunks = []
                 state.bytes = 0
                 return .chunks(chunks)
             }
-            if state.finished { return .finished }
-            state.waker = waker
-            return .nothing
+            return state.finished ? .finished : .nothing
         }
     }
 

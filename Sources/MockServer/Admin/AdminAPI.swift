@@ -9,6 +9,8 @@ struct AdminAPI: Sendable {
     let contracts: ContractSet
     let scenarios: ScenarioStore
     let journal: Journal
+    /// The most bytes of events that may wait for a slow `GET /__mock/events` reader before it is dropped.
+    let eventQueueLimit: Int
 
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
         let method = request.method == "HEAD" ? "GET" : request.method
@@ -37,12 +39,32 @@ struct AdminAPI: Sendable {
                 entries = Array(entries.suffix(limit))
             }
             return json(.ok, entries)
+        case ("GET", "events"):
+            return events(request)
         case ("DELETE", "journal"):
             journal.clear()
             return .respond(HTTPResponse(status: .noContent))
         default:
             return routeError(method: method, segments: segments)
         }
+    }
+
+    /// The journal as server-sent events, from now on; or, after `Last-Event-ID` (sent by a reconnecting
+    /// `EventSource`) or `?after=<sequence>`, from the first kept entry after it.
+    private func events(_ request: HTTPRequest) -> Reply {
+        let query = PercentDecoding.queryItems(request.query) ?? []
+        let after = request.headers["Last-Event-ID"] ?? query.first { $0.name == "after" }?.value
+        var lastSeen: Int?
+        if let after {
+            guard let sequence = Int(after.trimmingSpaces()), sequence >= 0 else {
+                return .respond(ServerJSON.error(.badRequest, "after must be a journal sequence number (0 or more), "
+                                                     + "not \"\(after)\""))
+            }
+            lastSeen = sequence
+        }
+        let stream = ReplyStream(limit: eventQueueLimit)
+        journal.subscribe(stream, after: lastSeen)
+        return Reply(.stream(EventStreamFormat.response, stream))
     }
 
     private struct Health: Encodable {
@@ -102,6 +124,7 @@ struct AdminAPI: Sendable {
 
     private func routeError(method: String, segments: [String]) -> Reply {
         let known: [[String]: String] = [["health"]: "GET", ["contracts"]: "GET", ["journal"]: "GET, DELETE",
+                                         ["events"]: "GET",
                                          ["scenarios"]: "DELETE"]
         let allow = segments.count == 2 && segments[0] == "scenarios" ? "PUT, DELETE" : known[segments]
         if let allow {
@@ -110,7 +133,7 @@ struct AdminAPI: Sendable {
         }
         return .respond(ServerJSON.error(.notFound, "unknown admin route; available: GET /__mock/health, "
             + "GET /__mock/contracts, PUT|DELETE /__mock/scenarios/{id}, DELETE /__mock/scenarios, "
-            + "GET|DELETE /__mock/journal"))
+            + "GET|DELETE /__mock/journal, GET /__mock/events"))
     }
 
     private func json(_ status: HTTPStatus, _ value: some Encodable) -> Reply {

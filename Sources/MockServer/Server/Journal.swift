@@ -101,12 +101,22 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     }
 }
 
-/// The last requests the server handled, in a bounded ring, for the admin API and for tests.
+/// The last requests the server handled, in a bounded ring, for the admin API and for tests; and the
+/// live feed of them as server-sent events (`GET /__mock/events`).
 public final class Journal: Sendable {
     private struct Ring {
         var entries: [JournalEntry] = []
         var start = 0
         var nextSequence = 1
+        /// Streams of `GET /__mock/events`; each gets every entry as it is appended.
+        var subscribers: [ReplyStream] = []
+
+        var ordered: [JournalEntry] { Array(entries[start...] + entries[..<start]) }
+
+        /// Sends `event` to every subscriber, dropping those that are gone.
+        mutating func publish(_ event: [UInt8]) {
+            subscribers.removeAll { !$0.send(event) }
+        }
     }
 
     /// How many entries are kept; older ones are dropped.
@@ -117,7 +127,7 @@ public final class Journal: Sendable {
 
     /// The kept entries, oldest first.
     public func entries() -> [JournalEntry] {
-        ring.withValue { ring in Array(ring.entries[ring.start...] + ring.entries[..<ring.start]) }
+        ring.withValue { $0.ordered }
     }
 
     /// Forgets every entry (sequence numbers keep increasing).
@@ -125,6 +135,7 @@ public final class Journal: Sendable {
         ring.withValue { ring in
             ring.entries.removeAll()
             ring.start = 0
+            ring.publish(EventStreamFormat.event("clear", data: "{}"))
         }
     }
 
@@ -133,6 +144,9 @@ public final class Journal: Sendable {
         ring.withValue { ring in
             entry.sequence = ring.nextSequence
             ring.nextSequence += 1
+            // Encoded, and sent, under the lock only while someone listens: subscribers see entries in
+            // sequence order, and a server nobody watches pays nothing.
+            if !ring.subscribers.isEmpty { ring.publish(EventStreamFormat.event(for: entry)) }
             if ring.entries.count < capacity {
                 ring.entries.append(entry)
             } else {
@@ -142,4 +156,25 @@ public final class Journal: Sendable {
             }
         }
     }
+
+    /// Sends every later entry to `stream`, starting with the kept ones after sequence `lastSeen` (none
+    /// when `nil`). When entries after `lastSeen` were already dropped from the ring, a `missed` event
+    /// says how many first.
+    func subscribe(_ stream: ReplyStream, after lastSeen: Int?) {
+        ring.withValue { ring in
+            stream.send(EventStreamFormat.retry)
+            if let lastSeen {
+                let kept = ring.ordered.filter { $0.sequence > lastSeen }
+                let firstKept = kept.first?.sequence ?? ring.nextSequence
+                if firstKept - lastSeen > 1 {
+                    stream.send(EventStreamFormat.event("missed", data: #"{"count":\#(firstKept - lastSeen - 1)}"#))
+                }
+                for entry in kept { stream.send(EventStreamFormat.event(for: entry)) }
+            }
+            ring.subscribers.append(stream)
+        }
+    }
+
+    /// How many event streams are open (closed ones are noticed at the next entry).
+    var subscriberCount: Int { ring.withValue { $0.subscribers.count } }
 }

@@ -51,6 +51,9 @@ public final class MockServer: Sendable {
         public var headerTimeout = 10.0
         public var bodyTimeout = 30.0
         public var idleTimeout = 60.0
+        /// The most bytes of events that may wait for a slow `GET /__mock/events` reader before the server
+        /// drops it (it reconnects and resumes from the journal).
+        var eventQueueLimit = 1 << 20
 
         public init(
             host: String = "127.0.0.1",
@@ -96,11 +99,7 @@ public final class MockServer: Sendable {
         adminToken = configuration.adminToken ?? (exposed ? Self.randomToken() : nil)
         let access = AdminAccess(allowedHosts: Self.ownAddresses(configuration.host) + configuration.allowedHosts,
                                  token: adminToken, tokenFromLoopback: configuration.adminToken != nil)
-        handler = RequestHandler(contracts: contracts, serverScenario: configuration.scenario,
-                                 journalCapacity: configuration.journalCapacity, adminAccess: access,
-                                 redaction: HeaderRedaction(extraNames: configuration.redactedHeaders,
-                                                            enabled: !configuration.journalSecrets),
-                                 cors: configuration.cors, log: AccessLog(format: configuration.logFormat))
+        handler = RequestHandler(contracts: contracts, configuration: configuration, adminAccess: access)
         var core = HTTPServer.Configuration(host: configuration.host, port: configuration.port,
                                             threads: configuration.threads, io: configuration.io)
         core.settings.headerTimeout = Self.nanoseconds(configuration.headerTimeout)

@@ -19,29 +19,22 @@ final class RequestHandler: HTTPResponder {
     /// Every method some endpoint takes, with HEAD and OPTIONS, for `OPTIONS *`.
     private let serverMethods: String
 
-    init(
-        contracts: ContractSet,
-        serverScenario: String?,
-        journalCapacity: Int,
-        adminAccess: AdminAccess,
-        redaction: HeaderRedaction,
-        cors: CORSPolicy?,
-        log: AccessLog
-    ) {
-        self.log = log
+    init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess) {
+        log = AccessLog(format: configuration.logFormat)
         self.adminAccess = adminAccess
-        self.redaction = redaction
-        self.cors = cors
+        redaction = HeaderRedaction(extraNames: configuration.redactedHeaders, enabled: !configuration.journalSecrets)
+        cors = configuration.cors
         var methods: [String] = []
         for method in contracts.endpoints.map(\.method) + ["HEAD", "OPTIONS"] where !methods.contains(method) {
             methods.append(method)
         }
         serverMethods = methods.joined(separator: ", ")
         router = Router(endpoints: contracts.endpoints)
-        scenarios = ScenarioStore(endpoints: contracts.endpoints, serverDefault: serverScenario)
+        scenarios = ScenarioStore(endpoints: contracts.endpoints, serverDefault: configuration.scenario)
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
-        journal = Journal(capacity: journalCapacity)
-        admin = AdminAPI(contracts: contracts, scenarios: scenarios, journal: journal)
+        journal = Journal(capacity: configuration.journalCapacity)
+        admin = AdminAPI(contracts: contracts, scenarios: scenarios, journal: journal,
+                         eventQueueLimit: configuration.eventQueueLimit)
     }
 
     func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply {
