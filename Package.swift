@@ -12,7 +12,6 @@ let package = Package(
     products: [
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
-        .library(name: "ContractModel", targets: ["ContractModel"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .executable(name: "mock-server", targets: ["mock-server"]),
     ],

@@ -1,23 +1,30 @@
+// Only Foundation's essentials (FileManager, URL): they keep the mock server small and quick to start.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Every contract of a folder, checked together with the fixtures they name.
-public struct ContractSet: Sendable {
-    public let contracts: [Contract]
-    public let fixturesDirectory: String
+package struct ContractSet: Sendable {
+    package let contracts: [Contract]
+    package let fixturesDirectory: String
 
     /// Every endpoint of every contract, in file order.
-    public var endpoints: [ContractEndpoint] { contracts.flatMap(\.endpoints) }
+    package var endpoints: [ContractEndpoint] { contracts.flatMap(\.endpoints) }
 }
 
 /// Loads and validates `Contracts/*.json` against a fixtures folder, up front: a bad contract stops
 /// the server at start with every problem named, never at request time.
-public enum ContractLoader {
+package enum ContractLoader {
     /// Fixtures under a folder of this name may be invalid JSON on purpose.
-    public static let malformedFolder = "malformed"
+    package static let malformedFolder = "malformed"
 
     /// - Parameters:
     ///   - contractsDirectory: A folder of `*.json` contract files.
     ///   - fixturesDirectory: The folder scenario `body` paths are relative to.
     /// - Throws: ``ContractLoadError`` listing every problem found.
-    public static func load(contractsDirectory: String, fixturesDirectory: String) throws(ContractLoadError)
+    package static func load(contractsDirectory: String, fixturesDirectory: String) throws(ContractLoadError)
         -> ContractSet
     {
         var problems: [ContractProblem] = []

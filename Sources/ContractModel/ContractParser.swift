@@ -166,8 +166,7 @@ struct ContractParser {
     }
 
     private mutating func checkFixturePath(_ body: String, template: PathTemplate?, at path: String) {
-        let parts = body.split(separator: "/", omittingEmptySubsequences: false)
-        if body.hasPrefix("/") || parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) {
+        if !FixturePath.staysInside(body) {
             report(path, "\"\(body)\" must be a relative path inside the fixtures folder")
         }
         let names = FixturePath.placeholders(in: body)

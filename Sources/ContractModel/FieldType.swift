@@ -1,30 +1,30 @@
 /// The declared type of a query parameter, header, path parameter or body field in a contract:
 /// `string`, `integer`, `number`, `boolean`, `json` (a multipart part holding JSON) or `file`
 /// (a multipart part with a file name). A trailing `?` makes it optional: `"integer?"`.
-public struct FieldType: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct FieldType: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: String, Sendable, CaseIterable {
         case string, integer, number, boolean, json, file
     }
 
-    public let kind: Kind
-    public let isOptional: Bool
+    package let kind: Kind
+    package let isOptional: Bool
 
-    public init(kind: Kind, isOptional: Bool = false) {
+    package init(kind: Kind, isOptional: Bool = false) {
         self.kind = kind
         self.isOptional = isOptional
     }
 
     /// Parses a declaration such as `integer` or `string?`; `nil` when the kind is unknown.
-    public init?(declaration: String) {
+    package init?(declaration: String) {
         let optional = declaration.hasSuffix("?")
         guard let kind = Kind(rawValue: optional ? String(declaration.dropLast()) : declaration) else { return nil }
         self.init(kind: kind, isOptional: optional)
     }
 
-    public var description: String { kind.rawValue + (isOptional ? "?" : "") }
+    package var description: String { kind.rawValue + (isOptional ? "?" : "") }
 
     /// Whether a textual value (query, header, path, form field) has this type.
-    public func accepts(text: String) -> Bool {
+    package func accepts(text: String) -> Bool {
         switch kind {
         case .string, .file: true
         case .integer: Int(text) != nil
@@ -35,7 +35,7 @@ public struct FieldType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether a JSON body field has this type.
-    public func accepts(json value: JSONValue) -> Bool {
+    package func accepts(json value: JSONValue) -> Bool {
         switch (kind, value) {
         case (_, .null): isOptional
         case (.string, .string), (.boolean, .bool), (.json, _): true

@@ -1,3 +1,10 @@
+// Only Foundation's essentials (FileManager, URL): they keep the mock server small and quick to start.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Finds fixture paths that match a file on disk only when letter case is ignored. macOS volumes ignore
 /// case by default, so `Products/List.json` opens `products/list.json` there and fails on Linux CI or a
 /// case-sensitive volume; comparing with the directory listings makes `validate` say so on every

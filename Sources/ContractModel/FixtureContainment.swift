@@ -1,3 +1,10 @@
+// Only Foundation's essentials (FileManager, URL): they keep the mock server small and quick to start.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Whether a fixture stays inside the fixtures folder once symbolic links are followed. The server
 /// never serves one that does not; `validate` names the link and where it leads.
 enum FixtureContainment {

@@ -1,10 +1,10 @@
 /// Why bytes are not a JSON document, with the line and column where they stop being one.
-public struct JSONReadError: Error, Equatable, CustomStringConvertible {
-    public let line: Int
-    public let column: Int
-    public let reason: String
+package struct JSONReadError: Error, Equatable, CustomStringConvertible {
+    package let line: Int
+    package let column: Int
+    package let reason: String
 
-    public var description: String { "line \(line), column \(column): \(reason)" }
+    package var description: String { "line \(line), column \(column): \(reason)" }
 }
 
 /// A strict RFC 8259 reader over bytes. Foundation's decoder says only "The given data was not valid

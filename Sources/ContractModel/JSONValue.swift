@@ -1,6 +1,6 @@
 /// Any JSON document, decoded without a schema: contracts, fixtures and request bodies are read
 /// into it so they can be checked field by field with precise error paths.
-public enum JSONValue: Sendable, Hashable, Codable {
+package enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case number(Double)
@@ -8,7 +8,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -25,7 +25,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -39,12 +39,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Parses `bytes` as one strict JSON document (RFC 8259).
     /// - Throws: ``JSONReadError`` naming the line, column and reason.
-    public static func parse(_ bytes: some Sequence<UInt8>) throws(JSONReadError) -> JSONValue {
+    package static func parse(_ bytes: some Sequence<UInt8>) throws(JSONReadError) -> JSONValue {
         try JSONReader.read(Array(bytes))
     }
 
     /// A short name of the value's JSON type, for messages: `object`, `string`, ...
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"

@@ -1,15 +1,15 @@
 /// A path such as `/api/products/{id}`: literal segments and named parameters.
-public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
-    public enum Segment: Sendable, Hashable {
+package struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
+    package enum Segment: Sendable, Hashable {
         case literal(String)
         case parameter(String)
     }
 
-    public let segments: [Segment]
-    public let description: String
+    package let segments: [Segment]
+    package let description: String
 
     /// Parses a template; `nil` unless it starts with `/` and every `{name}` is a whole segment.
-    public init?(_ template: String) {
+    package init?(_ template: String) {
         guard template.hasPrefix("/") else { return nil }
         var segments: [Segment] = []
         for part in template.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
@@ -27,12 +27,12 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The names of the template's parameters, in order.
-    public var parameterNames: [String] {
+    package var parameterNames: [String] {
         segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
     }
 
     /// Matches percent-decoded path segments; returns the parameters' values, or `nil`.
-    public func match(_ pathSegments: [String]) -> [String: String]? {
+    package func match(_ pathSegments: [String]) -> [String: String]? {
         guard pathSegments.count == segments.count else { return nil }
         var parameters: [String: String] = [:]
         for (segment, value) in zip(segments, pathSegments) {

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import ContractModel
 import HTTPCore
 
@@ -91,7 +96,7 @@ struct AdminAPI: Sendable {
             DomainListing(domain: contract.domain, file: contract.file, endpoints: contract.endpoints.map { endpoint in
                 EndpointListing(id: endpoint.id, method: endpoint.method, path: endpoint.path.description,
                                 scenarios: endpoint.scenarios.map(\.name),
-                                active: scenarios.active(for: endpoint).name)
+                                active: scenarios.activeName(endpointID: endpoint.id) ?? "")
             })
         }
     }
@@ -110,9 +115,8 @@ struct AdminAPI: Sendable {
             switch error {
             case .unknownEndpoint:
                 return unknownEndpoint(id)
-            case .unknownScenario(let valid):
-                return .respond(ServerJSON.error(.badRequest, "unknown scenario \"\(choice.scenario)\" for \(id); "
-                                                     + "valid: " + valid.joined(separator: ", "), validScenarios: valid))
+            case .unknownScenario(let message, let valid):
+                return .respond(ServerJSON.error(.badRequest, message, validScenarios: valid))
             }
         }
         return json(.ok, listing().flatMap(\.endpoints).first { $0.id == id })

@@ -11,7 +11,7 @@ import HTTPCore
 /// - With a token, `X-Mock-Admin-Token` must carry it: from every peer when the token was given, from
 ///   peers that are not loopback when the server made one up because it listens beyond loopback.
 struct AdminAccess: Sendable {
-    static let tokenHeader = "X-Mock-Admin-Token"
+    static let tokenHeader = MockHeader.adminToken
 
     /// Host names and addresses allowed besides loopback ones, lowercased.
     private let allowedHosts: Set<String>

@@ -14,7 +14,7 @@ public struct CORSPolicy: Sendable, Equatable {
     /// Allows only `origins` (`--cors http://localhost:3000`).
     public static func origins(_ origins: [String]) -> CORSPolicy { CORSPolicy(origins: origins) }
 
-    static let exposedHeaders = "X-Mock-Endpoint, X-Mock-Scenario"
+    static let exposedHeaders = MockHeader.endpoint + ", " + MockHeader.scenario
     static let maxAgeSeconds = 600
 
     func allows(_ origin: String) -> Bool {

@@ -101,7 +101,7 @@ final class FixtureStore: Sendable {
     func bytes(at relativePath: String) -> Result<[UInt8], Unavailable> {
         let (cached, trusted, generation) = state.withValue { ($0.entries[relativePath], $0.trusted, $0.generation) }
         if trusted, let cached { return .success(cached.bytes) }
-        if cached == nil && !Self.staysInside(relativePath) { return .failure(.missing) }
+        if cached == nil && !FixturePath.staysInside(relativePath) { return .failure(.missing) }
         let path = cached?.path ?? root + "/" + relativePath
         guard let stamp = POSIX.fileStamp(path) else {
             if cached != nil { state.withValue { $0.entries[relativePath] = nil } }
@@ -121,13 +121,5 @@ final class FixtureStore: Sendable {
             if state.generation == generation { state.entries[relativePath] = entry }
         }
         return .success(bytes)
-    }
-
-    private static func staysInside(_ relativePath: String) -> Bool {
-        let bytes = relativePath.utf8
-        guard bytes.first != UInt8(ascii: "/"), !bytes.contains(0) else { return false }
-        return !bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains {
-            $0.elementsEqual("..".utf8) || $0.elementsEqual(".".utf8) || $0.isEmpty
-        }
     }
 }

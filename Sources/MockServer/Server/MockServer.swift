@@ -74,7 +74,7 @@ public final class MockServer: Sendable {
 
     public let configuration: Configuration
     /// The loaded, validated contracts.
-    public let contracts: ContractSet
+    package let contracts: ContractSet
     /// The token the admin API demands (given, or made up because the server listens beyond loopback),
     /// or `nil` when loopback clients need none.
     public let adminToken: String?

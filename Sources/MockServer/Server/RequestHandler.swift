@@ -5,8 +5,6 @@ import HTTPCore
 /// fixture; journals each request on arrival and logs each reply. Shared by every event loop; its
 /// state lives in thread-safe stores.
 final class RequestHandler: HTTPResponder {
-    static let scenarioHeader = "X-Mock-Scenario"
-
     private let router: Router
     let scenarios: ScenarioStore
     let fixtures: FixtureStore
@@ -29,8 +27,9 @@ final class RequestHandler: HTTPResponder {
             methods.append(method)
         }
         serverMethods = methods.joined(separator: ", ")
-        router = Router(endpoints: contracts.endpoints)
-        scenarios = ScenarioStore(endpoints: contracts.endpoints, serverDefault: configuration.scenario)
+        let routes = contracts.endpoints.map { Route($0, serverScenario: configuration.scenario) }
+        router = Router(routes: routes)
+        scenarios = ScenarioStore(routes: routes)
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
         journal = Journal(capacity: configuration.journalCapacity)
         admin = AdminAPI(contracts: contracts, scenarios: scenarios, journal: journal,
@@ -108,18 +107,17 @@ final class RequestHandler: HTTPResponder {
     private func answer(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Answer {
         // The scenario first, so that every answer for an endpoint names it, a refusal included.
         let play: ScenarioPlay
-        if let requested = request.headers[Self.scenarioHeader] {
+        if let requested = request.headers[MockHeader.scenario] {
             guard let found = route.play(named: requested) else {
-                let valid = route.plays.map(\.name)
-                let violation = "unknown scenario \"\(requested)\"; valid: " + valid.joined(separator: ", ")
-                let response = ServerJSON.error(.badRequest, violation, validScenarios: valid,
-                                                headers: [(Self.endpointHeader, route.id)])
+                let violation = route.unknownScenario(requested)
+                let response = ServerJSON.error(.badRequest, violation, validScenarios: route.plays.map(\.name),
+                                                headers: [(MockHeader.endpoint, route.id)])
                 return .respond(response, entry: entry(request, endpoint: route.id, status: 400,
                                                        violations: [violation]))
             }
             play = found
         } else {
-            play = route.plays[scenarios.activeIndex(for: route.endpoint)]
+            play = scenarios.active(for: route)
         }
 
         let validation = RequestValidator.validate(request, against: route, parameters: parameters)
@@ -128,7 +126,8 @@ final class RequestHandler: HTTPResponder {
             let response = ServerJSON.error(
                 status, "the request breaks the contract of \(route.id): " + validation.violations.joined(separator: "; "),
                 violations: validation.violations,
-                headers: (validation.unauthorized ? [("WWW-Authenticate", "Bearer")] : []) + Self.names(route, play))
+                headers: (validation.unauthorized ? [MockHeader.bearerChallenge] : [])
+                    + MockHeader.naming(endpoint: route.id, scenario: play.name))
             return .respond(response, entry: entry(request, endpoint: route.id, scenario: play.name,
                                                    status: status.code, violations: validation.violations),
                             scenario: play.name)
@@ -151,31 +150,24 @@ final class RequestHandler: HTTPResponder {
                 body = bytes
             case .failure(let unavailable):
                 let response = ServerJSON.error(.notFound, "no fixture for \(request.method) \(request.path)",
-                                                headers: Self.names(route, play))
+                                                headers: MockHeader.naming(endpoint: route.id, scenario: play.name))
                 return .respond(response, entry: entry(request, endpoint: route.id, scenario: play.name,
                                                        status: 404, reason: unavailable.reason),
                                 scenario: play.name)
             }
         }
         switch play.action {
-        case .fault(let fault):
-            let reply = Reply(.transport(play.transport(fault, fixture: body)), delayMs: play.delayMs,
-                              note: .init(source: play.name, outcome: fault.rawValue))
+        case .fault(let fault, let head, let holdMs):
+            let reply = Reply(.transport(fault.transport(head: head, holdMs: holdMs, fixture: body)),
+                              delayMs: play.delayMs, note: .init(source: play.name, outcome: fault.rawValue))
             return Answer(reply: reply, entry: entry(request, endpoint: route.id, scenario: play.name,
                                                      fault: fault.rawValue))
-        case .respond(let prepared):
-            let reply = Reply(.respond(prepared.response(body: body)), delayMs: play.delayMs,
-                              note: .init(source: play.name))
+        case .respond(let status, let headWithBody, let headWithoutBody):
+            let response = HTTPResponse(status: status, head: body.isEmpty ? headWithoutBody : headWithBody, body: body)
+            let reply = Reply(.respond(response), delayMs: play.delayMs, note: .init(source: play.name))
             return Answer(reply: reply, entry: entry(request, endpoint: route.id, scenario: play.name,
-                                                     status: prepared.status.code))
+                                                     status: status.code))
         }
-    }
-
-    static let endpointHeader = "X-Mock-Endpoint"
-
-    /// The headers that name what answered: every response for an endpoint carries them.
-    private static func names(_ route: Route, _ play: ScenarioPlay) -> [(name: String, value: String)] {
-        [(endpointHeader, route.id), (scenarioHeader, play.name)]
     }
 
     private func entry(

@@ -16,8 +16,11 @@ final class Route: Sendable {
     let headers: Fields
     /// The endpoint's scenarios, in contract order.
     let plays: [ScenarioPlay]
+    /// The scenario played when neither a request nor the admin API names one: the server-wide
+    /// `--scenario` if the endpoint has it, else the first.
+    let defaultPlay: ScenarioPlay
 
-    init(_ endpoint: ContractEndpoint) {
+    init(_ endpoint: ContractEndpoint, serverScenario: String?) {
         self.endpoint = endpoint
         id = endpoint.id
         method = endpoint.method
@@ -26,6 +29,7 @@ final class Route: Sendable {
         query = Self.sorted(endpoint.request.query)
         headers = Self.sorted(endpoint.request.headers)
         plays = endpoint.scenarios.map { ScenarioPlay($0, of: endpoint) }
+        defaultPlay = plays.first { $0.name == serverScenario } ?? plays[0]
     }
 
     /// The scenario called `name`, if the endpoint has one.
@@ -33,58 +37,13 @@ final class Route: Sendable {
         plays.first { $0.name == name }
     }
 
+    /// Why `name` names no scenario of this endpoint, listing those that exist.
+    func unknownScenario(_ name: String) -> String {
+        "unknown scenario \"\(name)\" for \(id); valid: " + plays.map(\.name).joined(separator: ", ")
+    }
+
     /// Fields by name, so violations are always reported in the same order.
     static func sorted(_ fields: [String: FieldType]) -> Fields {
         fields.sorted { $0.key < $1.key }.map { (name: $0.key, type: $0.value) }
-    }
-}
-
-/// What a request needs of one scenario, shared by reference so that playing it copies nothing.
-final class ScenarioPlay: Sendable {
-    let name: String
-    /// The fixture path template, or `nil` for an empty body.
-    let fixture: String?
-    let contentType: String
-    let action: Action
-    /// The status line and fields a `truncated_body` fault sends before cutting the body short.
-    let faultHead: [UInt8]
-    let delayMs: Int
-    let holdMs: Int
-
-    enum Action: Sendable {
-        /// An ordinary response, its head encoded ahead of time.
-        case respond(PreparedScenario)
-        case fault(Fault)
-    }
-
-    init(_ scenario: Scenario, of endpoint: ContractEndpoint) {
-        name = scenario.name
-        fixture = scenario.body
-        contentType = scenario.contentType ?? endpoint.contentType
-        action = scenario.fault.map(Action.fault) ?? .respond(PreparedScenario(endpoint: endpoint, scenario: scenario))
-        faultHead = HTTPResponseEncoder.statusAndFields(.ok, [
-            ("Content-Type", contentType), ("Cache-Control", "no-store"),
-            ("X-Mock-Endpoint", endpoint.id), ("X-Mock-Scenario", scenario.name),
-        ])
-        delayMs = scenario.delayMs
-        holdMs = scenario.holdMs
-    }
-
-    /// What `fault` does on the wire; `fixture` is the body a `truncated_body` cuts short.
-    func transport(_ fault: Fault, fixture: [UInt8]) -> TransportAction {
-        switch fault {
-        case .connectionReset:
-            return .reset
-        case .emptyResponse:
-            return .close
-        case .malformedResponse:
-            return .sendThenClose(Array("HELLO GARBAGE \u{1}\u{2}\r\nthis is not HTTP\r\n\r\n".utf8))
-        case .truncatedBody:
-            // Half the fixture, under a length that promises at least twice as much.
-            let response = HTTPResponse(status: .ok, head: faultHead, body: Array(fixture.prefix(fixture.count / 2)))
-            return .truncate(response, announcedLength: max(fixture.count, 64) * 2)
-        case .noResponse:
-            return .hold(milliseconds: holdMs)
-        }
     }
 }

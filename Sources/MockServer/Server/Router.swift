@@ -14,12 +14,12 @@ struct Router: Sendable {
 
     /// Endpoints with more literal segments are tried first, so `/question/today` wins over
     /// `/question/{index}` whatever the order in the contract files.
-    init(endpoints: [ContractEndpoint]) {
-        routes = endpoints.enumerated().sorted { lhs, rhs in
+    init(routes: [Route]) {
+        self.routes = routes.enumerated().sorted { lhs, rhs in
             let left = lhs.element.path.parameterNames.count
             let right = rhs.element.path.parameterNames.count
             return left != right ? left < right : lhs.offset < rhs.offset
-        }.map { Route($0.element) }
+        }.map(\.element)
     }
 
     /// - Parameter segments: The percent-decoded path segments (see ``PercentDecoding``).

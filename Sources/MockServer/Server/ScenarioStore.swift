@@ -2,51 +2,44 @@ import ContractModel
 import HTTPCore
 
 /// Which scenario each endpoint plays when a request names none: the admin API's choice, else the
-/// server-wide `--scenario`, else the endpoint's first scenario.
+/// route's default (the server-wide `--scenario`, else the endpoint's first scenario).
 final class ScenarioStore: Sendable {
-    private let endpoints: [String: ContractEndpoint]
-    private let serverDefault: String?
-    private let overrides = Locked<[String: String]>([:])
+    private let routes: [String: Route]
+    private let overrides = Locked<[String: ScenarioPlay]>([:])
 
-    init(endpoints: [ContractEndpoint], serverDefault: String?) {
-        self.endpoints = Dictionary(endpoints.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        self.serverDefault = serverDefault
+    init(routes: [Route]) {
+        self.routes = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The scenario an endpoint plays now.
-    func active(for endpoint: ContractEndpoint) -> Scenario {
-        endpoint.scenarios[activeIndex(for: endpoint)]
+    /// The scenario `route` plays now.
+    func active(for route: Route) -> ScenarioPlay {
+        overrides.withValue { $0.isEmpty ? nil : $0[route.id] } ?? route.defaultPlay
     }
 
-    /// The index in `endpoint.scenarios` of the scenario it plays now.
-    func activeIndex(for endpoint: ContractEndpoint) -> Int {
-        let scenarios = endpoint.scenarios
-        if let name = overrides.withValue({ $0.isEmpty ? nil : $0[endpoint.id] }),
-           let index = scenarios.firstIndex(where: { $0.name == name }) {
-            return index
-        }
-        if let serverDefault, let index = scenarios.firstIndex(where: { $0.name == serverDefault }) { return index }
-        return 0
+    /// The name of the scenario endpoint `endpointID` plays now, if there is such an endpoint.
+    func activeName(endpointID: String) -> String? {
+        routes[endpointID].map { active(for: $0).name }
     }
 
     enum SetError: Error, Equatable {
         case unknownEndpoint
-        case unknownScenario(valid: [String])
+        /// The message names the scenarios that exist.
+        case unknownScenario(message: String, valid: [String])
     }
 
     /// Makes `scenario` the endpoint's active scenario until reset.
     func set(endpointID: String, scenario: String) throws(SetError) {
-        guard let endpoint = endpoints[endpointID] else { throw .unknownEndpoint }
-        guard endpoint.scenario(named: scenario) != nil else {
-            throw .unknownScenario(valid: endpoint.scenarios.map(\.name))
+        guard let route = routes[endpointID] else { throw .unknownEndpoint }
+        guard let play = route.play(named: scenario) else {
+            throw .unknownScenario(message: route.unknownScenario(scenario), valid: route.plays.map(\.name))
         }
-        overrides.withValue { $0[endpointID] = scenario }
+        overrides.withValue { $0[endpointID] = play }
     }
 
     /// Returns the endpoint to its default scenario; `false` when there is no such endpoint.
     @discardableResult
     func reset(endpointID: String) -> Bool {
-        guard endpoints[endpointID] != nil else { return false }
+        guard routes[endpointID] != nil else { return false }
         overrides.withValue { $0[endpointID] = nil }
         return true
     }

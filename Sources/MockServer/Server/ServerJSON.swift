@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPCore
 
 /// JSON bodies the server writes itself: errors in the same envelope the question API uses

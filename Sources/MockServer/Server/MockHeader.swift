@@ -1,0 +1,17 @@
+/// The header fields the mock server reads and writes beyond HTTP's own, named in one place.
+public enum MockHeader {
+    /// Request: the scenario to play for this request only. Response: the scenario that answered.
+    public static let scenario = "X-Mock-Scenario"
+    /// Response: the contract endpoint that answered.
+    public static let endpoint = "X-Mock-Endpoint"
+    /// Request: the admin token, when the admin API demands one.
+    public static let adminToken = "X-Mock-Admin-Token"
+
+    /// The fields every response for an endpoint carries, naming what answered.
+    static func naming(endpoint: String, scenario: String) -> [(name: String, value: String)] {
+        [(Self.endpoint, endpoint), (Self.scenario, scenario)]
+    }
+
+    /// The challenge of a 401: `Bearer`, which URLSession can answer; `Basic` would hang it on Linux.
+    static let bearerChallenge = (name: "WWW-Authenticate", value: "Bearer")
+}

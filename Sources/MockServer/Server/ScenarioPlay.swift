@@ -1,0 +1,66 @@
+import ContractModel
+import HTTPCore
+
+/// One scenario as the server plays it, prepared once at start-up and shared by reference, so that
+/// playing it copies and encodes nothing: its response head (status line and every field but the
+/// framing ones, with and without `Content-Type`), or its fault.
+final class ScenarioPlay: Sendable {
+    let name: String
+    /// The fixture path template, or `nil` for an empty body.
+    let fixture: String?
+    let delayMs: Int
+    let action: Action
+
+    enum Action: Sendable {
+        /// An ordinary response, its head encoded ahead of time.
+        case respond(status: HTTPStatus, headWithBody: [UInt8], headWithoutBody: [UInt8])
+        /// A fault; `head` is what a `truncated_body` sends before cutting the fixture short.
+        case fault(Fault, head: [UInt8], holdMs: Int)
+    }
+
+    init(_ scenario: Scenario, of endpoint: ContractEndpoint) {
+        name = scenario.name
+        fixture = scenario.body
+        delayMs = scenario.delayMs
+        let contentType = ("Content-Type", scenario.contentType ?? endpoint.contentType)
+        let names = MockHeader.naming(endpoint: endpoint.id, scenario: scenario.name)
+        if let fault = scenario.fault {
+            let head = HTTPResponseEncoder.statusAndFields(.ok, [contentType, Self.noStore] + names)
+            action = .fault(fault, head: head, holdMs: scenario.holdMs)
+            return
+        }
+        let status = HTTPStatus(scenario.status ?? 200)
+        let given = Set(scenario.headers.keys.map { $0.lowercased() })
+        var fields = scenario.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        // URLCache and browsers must never replay a mock answer the next scenario would change.
+        if !given.contains("cache-control") { fields.append(Self.noStore) }
+        if status.code == 401 && !given.contains("www-authenticate") { fields.append(MockHeader.bearerChallenge) }
+        fields += names
+        action = .respond(status: status, headWithBody: HTTPResponseEncoder.statusAndFields(status, [contentType] + fields),
+                          headWithoutBody: HTTPResponseEncoder.statusAndFields(status, fields))
+    }
+
+    private static let noStore = (name: "Cache-Control", value: "no-store")
+}
+
+extension Fault {
+    /// What the fault does on the wire; `fixture` is the body a `truncated_body` cuts short.
+    /// - Parameters:
+    ///   - head: The status line and fields a `truncated_body` sends.
+    func transport(head: [UInt8], holdMs: Int, fixture: [UInt8]) -> TransportAction {
+        switch self {
+        case .connectionReset:
+            return .reset
+        case .emptyResponse:
+            return .close
+        case .malformedResponse:
+            return .sendThenClose(Array("HELLO GARBAGE \u{1}\u{2}\r\nthis is not HTTP\r\n\r\n".utf8))
+        case .truncatedBody:
+            // Half the fixture, under a length that promises at least twice as much.
+            let response = HTTPResponse(status: .ok, head: head, body: Array(fixture.prefix(fixture.count / 2)))
+            return .truncate(response, announcedLength: max(fixture.count, 64) * 2)
+        case .noResponse:
+            return .hold(milliseconds: holdMs)
+        }
+    }
+}
