@@ -100,17 +100,4 @@ struct ContractValidationTests {
             #expect(!response.text.contains("root:"))
         }
     }
-
-    @Test func pathTraversal_WithStringParameter_IsRefusedBeforeTheFileSystem() throws {
-        #expect(ContractModelFixturePath.resolve("products/{id}.json", ["id": "../../etc/passwd"]) == nil)
-        #expect(ContractModelFixturePath.resolve("products/{id}.json", ["id": "..\\x"]) == nil)
-        #expect(ContractModelFixturePath.resolve("products/{id}.json", ["id": "a\u{0}"]) == nil)
-        #expect(ContractModelFixturePath.resolve("products/{id}.json", ["id": "12"]) == "products/12.json")
-    }
-}
-
-enum ContractModelFixturePath {
-    static func resolve(_ template: String, _ parameters: [String: String]) -> String? {
-        FixturePath.resolve(template, parameters: parameters)
-    }
 }
