@@ -13,7 +13,8 @@ struct PathTraversalTests {
     init() throws {
         base = FileManager.default.temporaryDirectory.appendingPathComponent("traversal-\(UUID().uuidString)")
         let files = base.appendingPathComponent("Fixtures/files")
-        try FileManager.default.createDirectory(at: files.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: files.appendingPathComponent("sub"),
+                                                withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: base.appendingPathComponent("Contracts"),
                                                 withIntermediateDirectories: true)
         try Data("SECRET-CONTENT".utf8).write(to: base.appendingPathComponent("secret.txt"))
