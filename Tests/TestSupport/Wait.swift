@@ -11,8 +11,14 @@ public func waitUntil(
     while !condition() {
         guard ContinuousClock.now < deadline else {
             Issue.record("condition not met within \(seconds) s", sourceLocation: sourceLocation)
-            throw CancellationError()
+            throw WaitTimedOut(seconds: seconds)
         }
         try await Task.sleep(for: .milliseconds(5))
     }
+}
+
+/// Ends a test whose awaited condition never held (the issue is already recorded at the caller).
+public struct WaitTimedOut: Error, CustomStringConvertible {
+    public let seconds: Double
+    public var description: String { "gave up waiting after \(seconds) s" }
 }
