@@ -111,8 +111,9 @@ struct ContractViolationTests {
         let (client, session) = LiveServer.client(port: server.port, headers: [:], timeout: 200)
         defer { session.finishTasksAndInvalidate() }
         let task = Task { await HealthService(client: client).check() }
-        // Cancel once the server holds the request, without sleeping blindly or spinning for ever.
-        try await waitUntil { !server.journal.entries().isEmpty }
+        // Cancel once the server holds the request, without sleeping blindly or spinning for ever. The bound
+        // is generous: on a loaded cooperative pool the call itself may start seconds late.
+        try await waitUntil(seconds: 60) { !server.journal.entries().isEmpty }
         task.cancel()
         let result = await task.value
         guard case .networkFail(let error) = result else { Issue.record("got \(result.caseName)"); return }
