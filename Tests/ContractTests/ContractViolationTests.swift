@@ -6,6 +6,7 @@ import Foundation
 import MockServer
 import Networking
 import Testing
+import TestSupport
 
 /// Requests built to break their contract come back as requestErr, and the journal names the violation.
 struct ContractViolationTests {
@@ -79,15 +80,10 @@ struct ContractViolationTests {
     }
 
     @Test func closedPort_IsNetworkFail_CannotConnect() async throws {
-        // A port that was just free: bind it through a server, then stop the server.
-        var configuration = MockServer.Configuration(port: 0, contractsDirectory: ContractCatalog.contractsDirectory,
-                                                     fixturesDirectory: ContractCatalog.fixturesDirectory)
-        configuration.threads = 1
-        let server = try MockServer(configuration: configuration)
-        try server.start()
-        let port = server.port
-        server.stop()
-        let (client, session) = LiveServer.client(port: port, headers: [:])
+        // A port bound and never listening refuses every connection, and stays ours for the whole test.
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let (client, session) = LiveServer.client(port: refusing.port, headers: [:])
         defer { session.finishTasksAndInvalidate() }
         let result = await HealthService(client: client).check()
         guard case .networkFail(let error) = result else { Issue.record("got \(result.caseName)"); return }
@@ -115,8 +111,9 @@ struct ContractViolationTests {
         let (client, session) = LiveServer.client(port: server.port, headers: [:], timeout: 200)
         defer { session.finishTasksAndInvalidate() }
         let task = Task { await HealthService(client: client).check() }
-        // Cancel once the server holds the request, without sleeping blindly.
-        while server.journal.entries().isEmpty { await Task.yield() }
+        // Cancel once the server holds the request, without sleeping blindly or spinning for ever. The bound
+        // is generous: on a loaded cooperative pool the call itself may start seconds late.
+        try await waitUntil(seconds: 60) { !server.journal.entries().isEmpty }
         task.cancel()
         let result = await task.value
         guard case .networkFail(let error) = result else { Issue.record("got \(result.caseName)"); return }

@@ -106,6 +106,14 @@ public final class RawClient {
         return count > 0 ? Array(chunk[0..<count]) : nil
     }
 
+    /// Whether the peer has neither sent a byte nor closed: a read now would block.
+    public var isOpenAndSilent: Bool {
+        guard pending.isEmpty else { return false }
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+    }
+
     /// Half-closes the sending side.
     public func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
 }

@@ -87,19 +87,3 @@ struct IOBackendTests {
         #expect(server.port == 0)
     }
 }
-
-/// Polls `condition` every 5 ms for up to `seconds`; fails the test if it never holds.
-func waitUntil(
-    seconds: Double = 5,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(seconds) s", sourceLocation: sourceLocation)
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}

@@ -115,14 +115,32 @@ struct ConnectionTests {
         }
     }
 
+    /// The bundled `hang` scenario (Contracts/health.json) holds the request for 3 s, then closes.
     @Test func noResponse_HoldsTheConnection_ThenCloses_WithoutBlockingOthers() async throws {
         try await withServer { server in
-            let held = try RawClient(port: server.port, timeout: 1)
+            // No suspension point until the held connection is checked: a test task resumed late on a busy
+            // cooperative pool could otherwise find the hold already over.
+            // GIVEN a request the server holds
+            let held = try RawClient(port: server.port, timeout: 15)
+            let sent = ContinuousClock.now
             held.send("GET /healthChecker HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: hang\r\n\r\n")
-            let other = try RawClient(port: server.port)
-            #expect(try other.get("/healthChecker").status == 200)
+            let deadline = sent + .seconds(2)
+            while !server.journal.entries().contains(where: { $0.scenario == "hang" }) && .now < deadline {
+                usleep(1_000)
+            }
+            // WHEN another client asks meanwhile
+            let other = try RawClient(port: server.port).get("/healthChecker")
+            // THEN it is answered while the first is held, silent and open
+            #expect(other.status == 200)
+            #expect(held.isOpenAndSilent, "the other client was answered only after the hold")
+            let scenarios = server.journal.entries().map(\.scenario)
+            #expect(scenarios == ["hang", "success"], "the held request was in hand before the other arrived")
+            // AND once the hold is over the server closes the held connection, having sent nothing
             let (bytes, end) = held.readToEnd()
-            #expect(bytes.isEmpty && end == .timedOut)
+            let closed = ContinuousClock.now
+            #expect(bytes.isEmpty, "\(String(decoding: bytes, as: UTF8.self))")
+            #expect(end == .closed, "expected a close within 15 s, got \(end)")
+            #expect(closed - sent >= .milliseconds(2_900), "closed after \(closed - sent), before the hold ended")
         }
     }
 
@@ -177,19 +195,29 @@ struct ConnectionTests {
         }
     }
 
+    /// Every client connects and sends before any response is read, so the server must hold all of
+    /// them at once (a task group of blocking clients ran about two at a time, one per core).
     @Test func twoHundredConcurrentConnections_AreAllServed() async throws {
         try await withServer { server in
-            let port = server.port
-            let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
-                for _ in 0..<200 {
-                    group.addTask {
-                        let client = try RawClient(port: port)
-                        return try (0..<3).map { _ in try client.get("/api/products/1").status }
-                    }
-                }
-                return try await group.reduce(into: []) { $0 += $1 }
+            let count = 200
+            // GIVEN 200 connections, each with its request sent and no response read
+            let clients = try (0..<count).map { _ in try RawClient(port: server.port) }
+            for (index, client) in clients.enumerated() {
+                client.send("GET /api/products/\(index % 3 + 1) HTTP/1.1\r\nHost: a\r\n\r\n")
             }
-            #expect(statuses.count == 600 && statuses.allSatisfy { $0 == 200 })
+            // WHEN the server has received all 200 requests
+            try await waitUntil(seconds: 20) { server.journal.entries().count == count }
+            // THEN each connection has its own answer
+            for (index, client) in clients.enumerated() {
+                let response = try client.readResponse()
+                #expect(response.status == 200 && response.text.contains("\"id\": \(index % 3 + 1)"))
+                #expect(response.header("Connection") == "keep-alive")
+            }
+            // AND each is still open for a second request: every connection was open on the server before
+            // the 200th request arrived and is still open after it, so all 200 were open together.
+            for client in clients { client.send("GET /healthChecker HTTP/1.1\r\nHost: a\r\n\r\n") }
+            for client in clients { #expect(try client.readResponse().text == "OK") }
+            #expect(server.journal.entries().count == 2 * count)
         }
     }
 

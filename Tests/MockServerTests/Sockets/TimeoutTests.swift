@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTTPCore
 @testable import MockServer
 import TestSupport
 import Testing

@@ -114,14 +114,6 @@ struct MockServerRoutingTests {
         }
     }
 
-    @Test func unknownServerWideScenario_FailsAtStart() {
-        var configuration = MockServer.Configuration(port: 0, contractsDirectory: Repository.contracts,
-                                                     fixturesDirectory: Repository.fixtures)
-        configuration.scenario = "nonexistent"
-        let error = #expect(throws: ContractLoadError.self) { _ = try MockServer(configuration: configuration) }
-        #expect(error?.problems.first?.reason.contains("no endpoint has a scenario \"nonexistent\"") == true)
-    }
-
     @Test func journal_RecordsRequests_AndAdminClearsIt() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)
