@@ -1,76 +1,34 @@
 /// Carrying out a ``Reply``: writing responses and streams, playing transport faults, closing politely.
 extension Connection {
     func perform(_ reply: Reply, for request: HTTPRequest, started: UInt64?) {
-        let keepAlive = request.keepAlive && !reply.closeAfter && !loop.stopping
-        let omitBody = request.method == "HEAD"
-        var sent = 0
-        switch reply.action {
-        case .respond(let response):
-            let (head, body) = HTTPResponseEncoder.message(response, keepAlive: keepAlive, omitBody: omitBody,
-                                                           date: loop.date.current())
-            outbound.enqueue(head)
-            outbound.enqueue(body)
-            sent = head.count + body.count
-            if !keepAlive { closeAfterFlush = true }
-        case .stream(let response, let body):
-            sent = startStream(response, body, request: request, keepAlive: keepAlive, omitBody: omitBody)
-        case .transport(let action):
-            sent = startTransport(action, omitBody: omitBody)
-        }
-        loop.responder.didSend(reply, for: request, bytes: sent, started: started)
-        if isOpen, case .active = phase { write() }
-    }
-
-    /// Starts a transport fault; returns the bytes it sends.
-    private func startTransport(_ action: TransportAction, omitBody: Bool) -> Int {
-        switch action {
+        let plan = WirePlan(reply, for: request, stopping: loop.stopping, date: loop.date.current())
+        plan.unused?.cancel()
+        for buffer in plan.buffers { outbound.enqueue(buffer) }
+        switch plan.after {
+        case .keepAlive:
+            break
+        case .close:
+            closeAfterFlush = true
         case .reset:
             loop.forget(self)
             POSIX.abort(fd)
-            return 0
-        case .close:
-            closeAfterFlush = true
-            return 0
-        case .sendThenClose(let bytes):
-            outbound.enqueue(bytes)
-            closeAfterFlush = true
-            return bytes.count
-        case .truncate(let response, let announced):
-            let head = HTTPResponseEncoder.head(response, framing: .length(announced), keepAlive: true,
-                                                date: loop.date.current())
-            let part = omitBody ? [] : response.body
-            outbound.enqueue(head)
-            outbound.enqueue(part)
-            closeAfterFlush = true
-            return head.count + part.count
         case .hold(let milliseconds):
-            let until = POSIX.monotonicNanoseconds() + UInt64(max(0, milliseconds)) * 1_000_000
+            let until = POSIX.monotonicNanoseconds() + UInt64(milliseconds) * 1_000_000
             phase = .holding(until: until)
             watch(.read)
             schedule(at: until)
-            return 0
+        case .stream(let body, let chunked, let closeAfter):
+            closeAfterFlush = closeAfter
+            stream = (body, chunked)
+            phase = .streaming
         }
-    }
-
-    /// Sends a stream's head; its body follows as the stream produces it. HTTP/1.1 clients get chunked
-    /// transfer coding and may reuse the connection afterwards; HTTP/1.0 ones get a close-delimited body.
-    private func startStream(_ response: HTTPResponse, _ body: ReplyStream, request: HTTPRequest,
-                             keepAlive: Bool, omitBody: Bool) -> Int {
-        let chunked = request.version == .http11
-        let head = HTTPResponseEncoder.head(response, framing: chunked ? .chunked : .untilClose,
-                                            keepAlive: keepAlive && chunked, date: loop.date.current())
-        outbound.enqueue(head)
-        if omitBody || response.status.forbidsBody {
-            body.cancel()
-            if !keepAlive || !chunked { closeAfterFlush = true }
-            return head.count
+        loop.responder.didSend(reply, for: request, bytes: plan.byteCount, started: started)
+        guard isOpen else { return }
+        switch phase {
+        case .active: write()
+        case .streaming: write(); pullStream()
+        case .delayed, .holding, .lingering: break
         }
-        if !keepAlive || !chunked { closeAfterFlush = true }
-        stream = (body, chunked)
-        phase = .streaming
-        write()
-        if isOpen { pullStream() }
-        return head.count
     }
 
     /// Writes what the stream has produced; with nothing produced, waits to be woken by the next send.
@@ -81,9 +39,7 @@ extension Connection {
             watch(.read)
         case .chunks(let chunks):
             for chunk in chunks {
-                outbound.enqueue(chunked ? HTTPResponseEncoder.chunkHead(chunk.count) : [])
-                outbound.enqueue(chunk)
-                if chunked { outbound.enqueue(HTTPResponseEncoder.crlf) }
+                for buffer in WirePlan.chunk(chunk, chunked: chunked) { outbound.enqueue(buffer) }
             }
             write()
         case .finished:

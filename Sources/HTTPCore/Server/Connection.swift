@@ -22,11 +22,11 @@ final class Connection {
     unowned let loop: EventLoop
     var phase = Phase.active
     /// The reply a delayed connection carries out when its deadline comes.
-    private var delayed: (reply: Reply, request: HTTPRequest, started: UInt64)?
+    var delayed: (reply: Reply, request: HTTPRequest, started: UInt64)?
     var stream: (body: ReplyStream, chunked: Bool)?
     /// The readiness the poller reports for this socket; changed only when it differs.
     var interest = Interest.read
-    @exclusivity(unchecked) private var parser: HTTPRequestParser
+    @exclusivity(unchecked) var parser: HTTPRequestParser
     // The buffers and the parser are touched on every request, only by the owning loop's thread, and
     // no access to one spans another access to it: the dynamic exclusivity check would only cost time.
     @exclusivity(unchecked) var inbound = InboundBuffer()
@@ -34,11 +34,11 @@ final class Connection {
     var closeAfterFlush = false
     private var continueSent = false
     /// When the current request's first byte arrived (for the header and body timeouts), or `nil`.
-    private var requestStarted: UInt64?
+    var requestStarted: UInt64?
     /// The last read, or the last write that made progress: drives the idle and write timeouts.
-    private var lastActivity: UInt64
+    var lastActivity: UInt64
     /// Identifies the latest timer armed for this connection; older ones are ignored when they fire.
-    private(set) var token: UInt64 = 0
+    var token: UInt64 = 0
 
     init(fd: Int32, loop: EventLoop, now: UInt64, fromLoopback: Bool) {
         self.fd = fd
@@ -81,26 +81,6 @@ final class Connection {
         }
     }
 
-    /// The connection's timer fired: act on whatever is due, else sleep until it is.
-    func timerFired(now: UInt64) {
-        guard now >= deadline() else { return arm(now: now) }
-        switch phase {
-        case .delayed:
-            guard let (reply, request, started) = delayed.take() else { return }
-            phase = .active
-            watch(outbound.isEmpty ? .read : .readWrite)
-            perform(reply, for: request, started: started)
-            if isOpen, case .active = phase { process() }
-        case .holding, .lingering, .streaming:
-            return close()
-        case .active:
-            if !outbound.isEmpty || requestStarted == nil { return close() }
-            requestStarted = nil
-            reject(.requestTimeout, "the request did not arrive in time", started: nil)
-        }
-        if isOpen { arm(now: now) }
-    }
-
     /// The server is stopping: close what waits for nothing, end streams, let the rest finish.
     func beginStop() {
         switch phase {
@@ -109,40 +89,6 @@ final class Connection {
         case .active where isIdle: close()
         default: break
         }
-    }
-
-    // MARK: - Timers
-
-    /// When the connection needs attention if nothing happens: a pause's or the linger's end, or a
-    /// timeout.
-    private func deadline() -> UInt64 {
-        let settings = loop.settings
-        switch phase {
-        case .delayed(let until), .holding(let until), .lingering(let until):
-            return until
-        case .streaming:
-            return outbound.isEmpty ? .max : lastActivity + settings.writeTimeout
-        case .active:
-            if !outbound.isEmpty { return lastActivity + settings.writeTimeout }
-            if let started = requestStarted {
-                return started + (parser.isReadingBody ? settings.bodyTimeout : settings.headerTimeout)
-            }
-            return loop.stopping ? 0 : lastActivity + settings.idleTimeout
-        }
-    }
-
-    /// Arms the timer no later than any deadline the connection can reach without an explicit
-    /// transition: every activity moves a deadline to at least `shortestTimeout` ahead, so the request
-    /// path never touches the timer heap; a connection wakes at most once per `shortestTimeout`.
-    private func arm(now: UInt64) {
-        var at = min(deadline(), now + loop.settings.shortestTimeout)
-        if let started = requestStarted { at = min(at, started + loop.settings.shortestRequestTimeout) }
-        schedule(at: at)
-    }
-
-    func schedule(at deadline: UInt64) {
-        token = loop.nextTimerToken()
-        loop.timers.schedule(.init(deadline: deadline, fd: fd, token: token))
     }
 
     // MARK: - Reading
@@ -174,27 +120,17 @@ final class Connection {
     /// backend. Bytes that arrive meanwhile (a pipelined request) are kept for afterwards; past
     /// ``pausedInputLimit`` the connection stops reading, and only epoll still reports a hang-up.
     private func readWhilePaused() {
-        while inbound.unconsumedCount < Self.pausedInputLimit {
-            switch inbound.read(from: fd).result {
-            case .bytes: continue
-            case .wouldBlock: return
-            case .closed: return close()
-            }
+        switch inbound.readKeeping(from: fd, upTo: Self.pausedInputLimit) {
+        case .closed: close()
+        case .full: watch(outbound.isEmpty ? .none : .write)
+        case .drained: break
         }
-        watch(outbound.isEmpty ? .none : .write)
     }
 
     static let pausedInputLimit = 64 * 1024
 
     private func discardUntilClosed() {
-        var scratch = [UInt8](repeating: 0, count: 4096)
-        while true {
-            switch scratch.withUnsafeMutableBytes({ POSIX.read(fd, into: $0) }) {
-            case .bytes: continue
-            case .wouldBlock: return
-            case .closed: return close()
-            }
-        }
+        if InboundBuffer.discard(from: fd) { close() }
     }
 
     /// Parses and answers every complete request in the buffer, in order, until one must wait.
@@ -234,7 +170,7 @@ final class Connection {
     }
 
     /// Answers bytes that are not a readable request, and closes.
-    private func reject(_ status: HTTPStatus, _ reason: String, started: UInt64?) {
+    func reject(_ status: HTTPStatus, _ reason: String, started: UInt64?) {
         var reply = loop.responder.reject(status, reason: reason)
         reply.closeAfter = true
         inbound.consumeAll()

@@ -21,6 +21,32 @@ struct InboundBuffer {
         return (result, count == bytes.count)
     }
 
+    enum KeptRead { case drained, full, closed }
+
+    /// Reads everything the socket has, as long as fewer than `limit` bytes are unconsumed.
+    mutating func readKeeping(from fd: Int32, upTo limit: Int) -> KeptRead {
+        while unconsumedCount < limit {
+            switch read(from: fd).result {
+            case .bytes: continue
+            case .wouldBlock: return .drained
+            case .closed: return .closed
+            }
+        }
+        return .full
+    }
+
+    /// Reads and drops everything the socket has. Returns whether the peer closed.
+    static func discard(from fd: Int32) -> Bool {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while true {
+            switch scratch.withUnsafeMutableBytes({ POSIX.read(fd, into: $0) }) {
+            case .bytes: continue
+            case .wouldBlock: return false
+            case .closed: return true
+            }
+        }
+    }
+
     /// Runs `body` on the unconsumed bytes.
     func withUnconsumed<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
         bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[readIndex..<count])) }

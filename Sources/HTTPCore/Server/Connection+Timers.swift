@@ -1,0 +1,54 @@
+/// A connection's deadlines: one timer, armed so that the request path never touches the heap.
+extension Connection {
+    /// The connection's timer fired: act on whatever is due, else sleep until it is.
+    func timerFired(now: UInt64) {
+        guard now >= deadline() else { return arm(now: now) }
+        switch phase {
+        case .delayed:
+            guard let (reply, request, started) = delayed.take() else { return }
+            phase = .active
+            watch(outbound.isEmpty ? .read : .readWrite)
+            perform(reply, for: request, started: started)
+            if isOpen, case .active = phase { process() }
+        case .holding, .lingering, .streaming:
+            return close()
+        case .active:
+            if !outbound.isEmpty || requestStarted == nil { return close() }
+            requestStarted = nil
+            reject(.requestTimeout, "the request did not arrive in time", started: nil)
+        }
+        if isOpen { arm(now: now) }
+    }
+
+    /// When the connection needs attention if nothing happens: a pause's or the linger's end, or a
+    /// timeout.
+    func deadline() -> UInt64 {
+        let settings = loop.settings
+        switch phase {
+        case .delayed(let until), .holding(let until), .lingering(let until):
+            return until
+        case .streaming:
+            return outbound.isEmpty ? .max : lastActivity + settings.writeTimeout
+        case .active:
+            if !outbound.isEmpty { return lastActivity + settings.writeTimeout }
+            if let started = requestStarted {
+                return started + (parser.isReadingBody ? settings.bodyTimeout : settings.headerTimeout)
+            }
+            return loop.stopping ? 0 : lastActivity + settings.idleTimeout
+        }
+    }
+
+    /// Arms the timer no later than any deadline the connection can reach without an explicit
+    /// transition: every activity moves a deadline to at least `shortestTimeout` ahead, so the request
+    /// path never touches the timer heap; a connection wakes at most once per `shortestTimeout`.
+    func arm(now: UInt64) {
+        var at = min(deadline(), now + loop.settings.shortestTimeout)
+        if let started = requestStarted { at = min(at, started + loop.settings.shortestRequestTimeout) }
+        schedule(at: at)
+    }
+
+    func schedule(at deadline: UInt64) {
+        token = loop.nextTimerToken()
+        loop.timers.schedule(.init(deadline: deadline, fd: fd, token: token))
+    }
+}

@@ -1,0 +1,73 @@
+/// What carrying out a ``Reply`` puts on the wire, decided without a socket: the buffers to queue and
+/// what the connection does after them. Every framing and fault rule lives here, testable on its own.
+struct WirePlan {
+    enum After {
+        /// Read the next request.
+        case keepAlive
+        /// Close politely once the buffers are written (FIN, then linger).
+        case close
+        /// Abort at once with a TCP reset.
+        case reset
+        /// Send nothing; close after this many milliseconds.
+        case hold(milliseconds: Int)
+        /// Write the stream's body as it comes; `closeAfter` when the connection cannot be reused after it.
+        case stream(ReplyStream, chunked: Bool, closeAfter: Bool)
+    }
+
+    private(set) var buffers: [[UInt8]] = []
+    private(set) var after = After.keepAlive
+    /// A stream whose body will never be written (a HEAD request): cancel it so its producer stops.
+    private(set) var unused: ReplyStream?
+
+    /// The bytes the buffers hold, for the access log.
+    var byteCount: Int { buffers.reduce(0) { $0 + $1.count } }
+
+    /// - Parameter stopping: The server is shutting down: no connection is kept alive.
+    init(_ reply: Reply, for request: HTTPRequest, stopping: Bool, date: [UInt8]) {
+        let keepAlive = request.keepAlive && !reply.closeAfter && !stopping
+        let omitBody = request.method == "HEAD"
+        switch reply.action {
+        case .respond(let response):
+            let (head, body) = HTTPResponseEncoder.message(response, keepAlive: keepAlive, omitBody: omitBody, date: date)
+            buffers = [head, body]
+            after = keepAlive ? .keepAlive : .close
+        case .stream(let response, let body):
+            // HTTP/1.1 clients get chunked coding and may reuse the connection; HTTP/1.0 ones read to the close.
+            let chunked = request.version == .http11
+            let reusable = keepAlive && chunked
+            buffers = [HTTPResponseEncoder.head(response, framing: chunked ? .chunked : .untilClose,
+                                                keepAlive: reusable, date: date)]
+            if omitBody || response.status.forbidsBody {
+                unused = body
+                after = reusable ? .keepAlive : .close
+            } else {
+                after = .stream(body, chunked: chunked, closeAfter: !reusable)
+            }
+        case .transport(let action):
+            self = WirePlan(action, omitBody: omitBody, date: date)
+        }
+    }
+
+    private init(_ action: TransportAction, omitBody: Bool, date: [UInt8]) {
+        switch action {
+        case .reset:
+            after = .reset
+        case .close:
+            after = .close
+        case .sendThenClose(let bytes):
+            buffers = [bytes]
+            after = .close
+        case .truncate(let response, let announced):
+            buffers = [HTTPResponseEncoder.head(response, framing: .length(announced), keepAlive: true, date: date),
+                       omitBody ? [] : response.body]
+            after = .close
+        case .hold(let milliseconds):
+            after = .hold(milliseconds: max(0, milliseconds))
+        }
+    }
+
+    /// The buffers that carry one part of a stream's body.
+    static func chunk(_ bytes: [UInt8], chunked: Bool) -> [[UInt8]] {
+        chunked ? [HTTPResponseEncoder.chunkHead(bytes.count), bytes, HTTPResponseEncoder.crlf] : [bytes]
+    }
+}
