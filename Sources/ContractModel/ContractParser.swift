@@ -128,8 +128,16 @@ struct ContractParser {
         let body = optionalString(fields["body"], at: path + ".body")
         if let body { checkFixturePath(body, template: template, at: path + ".body") }
         let headers = stringMap(fields["headers"], at: path + ".headers")
-        for (name, value) in headers where name.lowercased() == "www-authenticate" && value.lowercased().hasPrefix("basic") {
-            report(path + ".headers." + name, "a Basic challenge makes URLSession on Linux hang; use \"Bearer\"")
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            if name.isEmpty || !name.utf8.allSatisfy(Self.isTokenByte) {
+                report(path + ".headers." + name, "a header name is a token: letters, digits and !#$%&'*+-.^_`|~ only")
+            }
+            if value.utf8.contains(where: { ($0 < 0x20 && $0 != 9) || $0 == 0x7F }) {
+                report(path + ".headers." + name, "a header value cannot hold control characters (line breaks, NUL)")
+            }
+            if name.lowercased() == "www-authenticate" && value.lowercased().hasPrefix("basic") {
+                report(path + ".headers." + name, "a Basic challenge makes URLSession on Linux hang; use \"Bearer\"")
+            }
         }
         let contentType = optionalString(fields["contentType"], at: path + ".contentType")
         let delayMs = integer(fields["delayMs"], at: path + ".delayMs", in: 0...60_000) ?? 0
@@ -264,6 +272,16 @@ struct ContractParser {
         var seen: Set<String> = []
         for name in names where !seen.insert(name).inserted {
             report(path, "duplicate \(what) \"\(name)\"")
+        }
+    }
+
+    /// RFC 9110 §5.6.2 tchar.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            true
+        default:
+            "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
     }
 }

@@ -67,6 +67,9 @@ struct ContractLoaderTests {
         (#"{ "name": "s", "status": 200, "expect": "maybe" }"#, "$.endpoints[0].scenarios[0].expect", "is not one of"),
         (#"{ "name": "a", "status": 200, "expect": "success" }, { "name": "a", "status": 500, "expect": "serverErr" }"#, "$.endpoints[0].scenarios", "duplicate scenario name \"a\""),
         (#"{ "name": "s", "status": 401, "headers": { "WWW-Authenticate": "Basic realm=x" }, "expect": "requestErr" }"#, "$.endpoints[0].scenarios[0].headers.WWW-Authenticate", "Basic challenge"),
+        (#"{ "name": "s", "status": 200, "headers": { "X Trace": "1" }, "expect": "success" }"#, "$.endpoints[0].scenarios[0].headers.X Trace", "a header name is a token"),
+        (#"{ "name": "s", "status": 200, "headers": { "X-Trace": "a\r\nSet-Cookie: b" }, "expect": "success" }"#, "$.endpoints[0].scenarios[0].headers.X-Trace", "control characters"),
+        (#"{ "name": "s", "status": 200, "headers": { "X-Trace": "a\u0000" }, "expect": "success" }"#, "$.endpoints[0].scenarios[0].headers.X-Trace", "control characters"),
     ])
     func badScenario_IsReported_WithPathAndReason(scenario: String, path: String, reason: String) throws {
         let found = try problems(contract(scenarios: scenario), fixtures: ["ok.json": "{}", "broken.json": "{"])

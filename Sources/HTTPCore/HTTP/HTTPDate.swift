@@ -28,11 +28,41 @@ package struct HTTPDate {
         return "\(year)-\(pad(month))-\(pad(day))T\(pad(hour)):\(pad(minute)):\(pad(second)).\(millis)Z"
     }
 
-    /// The seconds and milliseconds of a time written by ``iso8601(seconds:milliseconds:)``.
+    /// Reads what ``iso8601(seconds:milliseconds:)`` writes, as RFC 3339 §5.6 defines it in UTC:
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, every field in range (a leap second, 60, included). The fraction
+    /// is a decimal: `.7` is 700 ms.
+    /// - Returns: Seconds since 1970 and milliseconds, or `nil` for anything else.
     package static func parseISO8601(_ text: String) -> (Int, Int)? {
-        let digits = text.utf8.split { !(48...57).contains($0) }.map { Int(String(decoding: $0, as: UTF8.self)) ?? 0 }
-        guard digits.count == 7 else { return nil }
-        let (year, month, day) = (digits[0], digits[1], digits[2])
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        func byte(_ index: Int, is expected: Character) -> Bool {
+            index < bytes.count && bytes[index] == expected.asciiValue
+        }
+        guard bytes.count >= 20, byte(4, is: "-"), byte(7, is: "-"), byte(10, is: "T"), byte(13, is: ":"),
+              byte(16, is: ":"), bytes.last == UInt8(ascii: "Z"),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...daysIn(month, of: year)).contains(day),
+              hour < 24, minute < 60, second <= 60 else { return nil }
+        var milliseconds = 0
+        if bytes.count > 20 {
+            // `.` and one to nine digits before the `Z`.
+            let digits = 20..<(bytes.count - 1)
+            guard byte(19, is: "."), (1...9).contains(digits.count), let fraction = number(digits) else { return nil }
+            var scale = 1
+            for _ in digits.count..<9 { scale *= 10 }
+            milliseconds = fraction * scale / 1_000_000
+        } else if bytes.count != 20 {
+            return nil
+        }
         // Days from the civil date (Howard Hinnant's algorithm), valid for the proleptic Gregorian calendar.
         let shifted = month <= 2 ? year - 1 : year
         let era = (shifted >= 0 ? shifted : shifted - 399) / 400
@@ -40,7 +70,15 @@ package struct HTTPDate {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = era * 146_097 + dayOfEra - 719_468
-        return (days * 86_400 + digits[3] * 3_600 + digits[4] * 60 + digits[5], digits[6])
+        return (days * 86_400 + hour * 3_600 + minute * 60 + second, milliseconds)
+    }
+
+    private static func daysIn(_ month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -91,13 +91,15 @@ package enum HTTPResponseEncoder {
         Array("HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8) + Self.fields(fields)
     }
 
-    /// Header field lines, each ending in CRLF, with CR, LF (and `:` in names) dropped.
+    /// Header field lines, each ending in CRLF. Names keep only token characters and values no control
+    /// character but HTAB (RFC 9110 §5.1, §5.5), so no value given to the server can split or bend the
+    /// response; the contract loader reports such names and values before they get here.
     package static func fields(_ fields: [(name: String, value: String)]) -> [UInt8] {
         var bytes: [UInt8] = []
         for (name, value) in fields {
-            bytes.append(contentsOf: name.utf8.filter { $0 != 13 && $0 != 10 && $0 != UInt8(ascii: ":") })
+            bytes.append(contentsOf: name.utf8.filter(HeadParser.isTokenByte))
             bytes.append(contentsOf: ": ".utf8)
-            bytes.append(contentsOf: value.utf8.filter { $0 != 13 && $0 != 10 })
+            bytes.append(contentsOf: value.utf8.filter { $0 >= 0x20 && $0 != 0x7F || $0 == 9 })
             bytes.append(contentsOf: "\r\n".utf8)
         }
         return bytes

@@ -89,18 +89,55 @@ enum BodyValidator {
         return violations
     }
 
-    /// The value of a `name=value` parameter of a header, unquoted.
+    /// The value of a `name=value` parameter of a header (RFC 9110 §5.6.6), unquoted; `;` and `\"`
+    /// inside a quoted value are part of it.
     static func parameter(_ name: String, in header: String) -> String? {
-        for part in header.split(separator: ";").dropFirst() {
+        for part in splitParameters(header).dropFirst() {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, pair[0].trimmingSpaces().lowercased() == name else { continue }
-            var value = pair[1].trimmingSpaces()
-            if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 {
-                value = String(value.dropFirst().dropLast())
-            }
+            let value = unquote(pair[1].trimmingSpaces())
             return value.isEmpty ? nil : value
         }
         return nil
+    }
+
+    /// `header` split at the semicolons that are not inside a quoted string.
+    private static func splitParameters(_ header: String) -> [Substring] {
+        var parts: [Substring] = []
+        var start = header.startIndex
+        var quoted = false
+        var escaped = false
+        for index in header.indices {
+            let character = header[index]
+            if escaped {
+                escaped = false
+            } else if quoted && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if character == ";" && !quoted {
+                parts.append(header[start..<index])
+                start = header.index(after: index)
+            }
+        }
+        parts.append(header[start...])
+        return parts
+    }
+
+    /// A quoted string's content with its escapes resolved; other text as it is.
+    private static func unquote(_ value: String) -> String {
+        guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
+        var result = ""
+        var escaped = false
+        for character in value.dropFirst().dropLast() {
+            if !escaped && character == "\\" {
+                escaped = true
+                continue
+            }
+            escaped = false
+            result.append(character)
+        }
+        return result
     }
 }
 
@@ -112,30 +149,36 @@ enum MultipartReader {
         let body: ArraySlice<UInt8>
     }
 
-    /// The parts, or `nil` when the body does not follow the boundary structure.
+    /// The parts, or `nil` when the body does not follow the boundary structure. A delimiter is
+    /// `--boundary` at the start of the body or of a line, then optional spaces or tabs and CRLF (or `--`
+    /// for the close delimiter); text before the first and after the close delimiter is ignored.
     static func parts(of body: [UInt8], boundary: String) -> [Part]? {
-        let delimiter = Array(("--" + boundary).utf8)
-        var positions: [Int] = []
-        var index = 0
-        while let found = find(delimiter, in: body, from: index) {
-            positions.append(found)
-            index = found + delimiter.count
-        }
-        guard let last = positions.last, body.count >= last + delimiter.count + 2,
-              body[last + delimiter.count] == UInt8(ascii: "-"), body[last + delimiter.count + 1] == UInt8(ascii: "-")
-        else { return nil }
+        let dashBoundary = Array(("--" + boundary).utf8)
+        let lineDelimiter = [13, 10] + dashBoundary
         var parts: [Part] = []
-        for (start, end) in zip(positions, positions.dropFirst()) {
-            var partStart = start + delimiter.count
-            guard body.count > partStart + 1, body[partStart] == 13, body[partStart + 1] == 10 else { return nil }
-            partStart += 2
-            var partEnd = end
-            if partEnd >= 2 && body[partEnd - 2] == 13 && body[partEnd - 1] == 10 { partEnd -= 2 }
-            guard partEnd >= partStart else { return nil }
-            guard let part = parsePart(body[partStart..<partEnd]) else { return nil }
-            parts.append(part)
+        // The first delimiter may open the body; every other one follows a CRLF, which belongs to it.
+        var candidate = body.starts(with: dashBoundary) ? 0 : find(lineDelimiter, in: body, from: 0).map { $0 + 2 }
+        var partStart: Int?
+        while let delimiter = candidate {
+            var index = delimiter + dashBoundary.count
+            let closes = body.count >= index + 2 && body[index] == UInt8(ascii: "-") && body[index + 1] == UInt8(ascii: "-")
+            if closes { index += 2 }
+            while index < body.count && (body[index] == 32 || body[index] == 9) { index += 1 }
+            let endsLine = body.count >= index + 2 && body[index] == 13 && body[index + 1] == 10
+            guard endsLine || (closes && index == body.count) else {
+                // `--boundary` followed by other text is content, not a delimiter.
+                candidate = find(lineDelimiter, in: body, from: delimiter + 1).map { $0 + 2 }
+                continue
+            }
+            if let start = partStart {
+                guard let part = parsePart(body[start..<(delimiter - 2)]) else { return nil }
+                parts.append(part)
+            }
+            if closes { return parts }
+            partStart = index + 2
+            candidate = find(lineDelimiter, in: body, from: index).map { $0 + 2 }
         }
-        return parts
+        return nil
     }
 
     private static func parsePart(_ bytes: ArraySlice<UInt8>) -> Part? {

@@ -31,10 +31,13 @@ final class FixtureStore: Sendable {
         case missing
         /// The path resolves, through a symbolic link, to this file outside the fixtures folder.
         case outside(String)
+        /// A path parameter's value cannot be part of a fixture's name (see ``FixturePath/resolve(_:parameters:)``).
+        case unsafeParameter
 
         var reason: String {
             switch self {
             case .missing: "fixture missing"
+            case .unsafeParameter: "a path parameter value cannot name a fixture (letters, digits, - and _ only)"
             case .outside(let target): "fixture resolves outside the fixtures folder (to \(target)); not served"
             }
         }

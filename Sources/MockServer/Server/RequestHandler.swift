@@ -144,7 +144,7 @@ final class RequestHandler: HTTPResponder {
         var body: [UInt8] = []
         if let template = play.fixture {
             let lookup = FixturePath.resolve(template, parameters: parameters).map { fixtures.bytes(at: $0) }
-                ?? .failure(.missing)
+                ?? .failure(.unsafeParameter)
             switch lookup {
             case .success(let bytes):
                 body = bytes

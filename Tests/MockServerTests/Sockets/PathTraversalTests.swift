@@ -63,8 +63,8 @@ struct PathTraversalTests {
             let entry = try #require(server.journal.entries().last)
             // Routed and valid by contract: what refused it is the fixture path, not a type check.
             #expect(entry.endpoint == "file" && entry.violations.isEmpty)
-            // Refused before the file system: a lookup that got as far as the file would say where it led.
-            #expect(entry.reason == "fixture missing")
+            // Refused by the path rule, before the file system is asked.
+            #expect(entry.reason?.hasPrefix("a path parameter value cannot name a fixture") == true, "\(entry.reason ?? "-")")
         }
     }
 }
