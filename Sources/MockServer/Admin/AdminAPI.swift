@@ -35,15 +35,14 @@ struct AdminAPI: Sendable {
             scenarios.resetAll()
             return json(.ok, listing())
         case ("GET", "journal"):
-            var entries = journal.entries()
-            let query = PercentDecoding.queryItems(request.query) ?? []
-            if let endpoint = query.first(where: { $0.name == "endpoint" })?.value {
-                entries = entries.filter { $0.endpoint == endpoint }
+            let items = PercentDecoding.queryItems(request.query) ?? []
+            do {
+                let query = try JournalQuery.parse(endpoint: items.first { $0.name == "endpoint" }?.value,
+                                                   limit: items.first { $0.name == "limit" }?.value)
+                return json(.ok, try query.apply(to: journal.entries(), knownEndpoints: contracts.endpoints.map(\.id)))
+            } catch {
+                return .respond(ServerJSON.error(.badRequest, error.description))
             }
-            if let limit = query.first(where: { $0.name == "limit" }).flatMap({ Int($0.value) }), limit >= 0 {
-                entries = Array(entries.suffix(limit))
-            }
-            return json(.ok, entries)
         case ("GET", "events"):
             return events(request)
         case ("DELETE", "journal"):

@@ -5,7 +5,7 @@ import HTTPCore
 enum BodyValidator {
     static func validate(_ request: HTTPRequest, against requirement: BodyRequirement) -> [String] {
         let contentType = request.headers["content-type"] ?? ""
-        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? ""
+        let mediaType = mediaType(of: contentType)
         switch requirement.kind {
         case .json:
             guard mediaType == "application/json" else { return [mismatch("application/json", contentType)] }
@@ -22,6 +22,11 @@ enum BodyValidator {
             }
             return validateMultipart(request.body, boundary: boundary, fields: requirement.fields)
         }
+    }
+
+    /// The media type of a `Content-Type` value, lower-cased, without parameters.
+    static func mediaType(of contentType: String) -> String {
+        contentType.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? ""
     }
 
     private static func mismatch(_ expected: String, _ found: String) -> String {

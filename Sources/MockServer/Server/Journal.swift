@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import ContractModel
 import HTTPCore
 
@@ -13,6 +18,11 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// The header fields as parsed, shared with the request rather than copied.
     let fields: [(name: String, value: String)]
     public let bodySize: Int
+    /// The request body as journaled: its first 64 KiB, with secret fields redacted (see
+    /// `--journal-secrets`); empty when there was none.
+    public let body: [UInt8]
+    /// Whether ``body`` stops short of what was sent.
+    public let bodyTruncated: Bool
     /// The contract endpoint the request matched, if any.
     public let endpoint: String?
     /// The scenario played, if any.
@@ -27,6 +37,14 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// request it could not parse), else `nil`.
     public let reason: String?
 
+    /// ``body`` as text, or `nil` when it is not UTF-8.
+    public var bodyText: String? {
+        // Decoding repairs invalid UTF-8; a repaired text differs from the bytes. (`String(validating:)` needs
+        // macOS 15.)
+        let text = String(decoding: body, as: UTF8.self)
+        return text.utf8.elementsEqual(body) ? text : nil
+    }
+
     /// ISO 8601, UTC, with milliseconds.
     public var time: String { HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds) }
 
@@ -38,14 +56,17 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         fields.first { HTTPHeaders.equal($0.name, name) }?.value
     }
 
-    init(method: String, target: String, fields: [(name: String, value: String)], bodySize: Int, endpoint: String?,
-         scenario: String?, status: Int?, fault: String?, violations: [String], reason: String? = nil) {
+    init(method: String, target: String, fields: [(name: String, value: String)], bodySize: Int,
+         body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
+         fault: String?, violations: [String], reason: String? = nil) {
         (seconds, milliseconds) = POSIX.wallClock()
         sequence = 0
         self.method = method
         self.target = target
         self.fields = fields
         self.bodySize = bodySize
+        self.body = body.bytes
+        bodyTruncated = body.truncated
         self.endpoint = endpoint
         self.scenario = scenario
         self.status = status
@@ -55,7 +76,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case sequence, time, method, target, headers, bodySize, endpoint, scenario, status, fault, violations, reason
+        case sequence, time, method, target, headers, bodySize, body, bodyBase64, bodyTruncated, endpoint, scenario,
+             status, fault, violations, reason
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -66,6 +88,12 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         try container.encode(target, forKey: .target)
         try container.encode(headers, forKey: .headers)
         try container.encode(bodySize, forKey: .bodySize)
+        if let text = bodyText {
+            if !text.isEmpty { try container.encode(text, forKey: .body) }
+        } else {
+            try container.encode(Data(body).base64EncodedString(), forKey: .bodyBase64)
+        }
+        if bodyTruncated { try container.encode(true, forKey: .bodyTruncated) }
         try container.encodeIfPresent(endpoint, forKey: .endpoint)
         try container.encodeIfPresent(scenario, forKey: .scenario)
         try container.encodeIfPresent(status, forKey: .status)
@@ -84,6 +112,14 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         target = try container.decode(String.self, forKey: .target)
         fields = try container.decode([[String]].self, forKey: .headers).map { ($0.first ?? "", $0.last ?? "") }
         bodySize = try container.decode(Int.self, forKey: .bodySize)
+        if let text = try container.decodeIfPresent(String.self, forKey: .body) {
+            body = Array(text.utf8)
+        } else if let base64 = try container.decodeIfPresent(String.self, forKey: .bodyBase64) {
+            body = Data(base64Encoded: base64).map(Array.init) ?? []
+        } else {
+            body = []
+        }
+        bodyTruncated = try container.decodeIfPresent(Bool.self, forKey: .bodyTruncated) ?? false
         endpoint = try container.decodeIfPresent(String.self, forKey: .endpoint)
         scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
         status = try container.decodeIfPresent(Int.self, forKey: .status)
@@ -95,7 +131,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
         lhs.sequence == rhs.sequence && lhs.seconds == rhs.seconds && lhs.milliseconds == rhs.milliseconds
             && lhs.method == rhs.method && lhs.target == rhs.target && lhs.headers == rhs.headers
-            && lhs.bodySize == rhs.bodySize && lhs.endpoint == rhs.endpoint && lhs.scenario == rhs.scenario
+            && lhs.bodySize == rhs.bodySize && lhs.body == rhs.body && lhs.bodyTruncated == rhs.bodyTruncated
+            && lhs.endpoint == rhs.endpoint && lhs.scenario == rhs.scenario
             && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations
             && lhs.reason == rhs.reason
     }

@@ -111,6 +111,13 @@ public final class MockServer: Sendable {
     /// The requests received so far.
     public var journal: Journal { handler.journal }
 
+    /// The journal entries `query` selects, oldest first: those of one endpoint, the last few.
+    /// - Throws: ``JournalQuery/Problem`` for an endpoint id no contract has (naming those that exist) or
+    ///   a limit below 1, so a typo in a test fails loudly instead of matching nothing.
+    public func journalEntries(_ query: JournalQuery = JournalQuery()) throws(JournalQuery.Problem) -> [JournalEntry] {
+        try query.apply(to: journal.entries(), knownEndpoints: contracts.endpoints.map(\.id))
+    }
+
     /// The bound port, once started.
     public var port: UInt16 { http.port }
 

@@ -12,6 +12,7 @@ final class RequestHandler: HTTPResponder {
     private let admin: AdminAPI
     private let adminAccess: AdminAccess
     private let redaction: HeaderRedaction
+    private let bodyRedaction: BodyRedaction
     private let cors: CORSPolicy?
     private let log: AccessLog
     /// Every method some endpoint takes, with HEAD and OPTIONS, for `OPTIONS *`.
@@ -21,6 +22,7 @@ final class RequestHandler: HTTPResponder {
         log = AccessLog(format: configuration.logFormat)
         self.adminAccess = adminAccess
         redaction = HeaderRedaction(extraNames: configuration.redactedHeaders, enabled: !configuration.journalSecrets)
+        bodyRedaction = BodyRedaction(enabled: !configuration.journalSecrets)
         cors = configuration.cors
         var methods: [String] = []
         for method in contracts.endpoints.map(\.method) + ["HEAD", "OPTIONS"] where !methods.contains(method) {
@@ -180,7 +182,8 @@ final class RequestHandler: HTTPResponder {
         reason: String? = nil
     ) -> JournalEntry {
         JournalEntry(method: request.method, target: request.target, fields: redaction.apply(request.headers.fields),
-                     bodySize: request.body.count, endpoint: endpoint, scenario: scenario, status: status,
+                     bodySize: request.body.count, body: bodyRedaction.capture(request), endpoint: endpoint,
+                     scenario: scenario, status: status,
                      fault: fault, violations: violations, reason: reason)
     }
 }

@@ -1,0 +1,54 @@
+/// Which journal entries to read: those of one endpoint, the last few. Checked against the contracts,
+/// so a typo is an error rather than an empty answer; the admin API (`GET /__mock/journal`) and
+/// ``MockServer/journalEntries(_:)`` share it.
+public struct JournalQuery: Sendable, Equatable {
+    /// Only entries of this endpoint id.
+    public var endpoint: String?
+    /// Only the last this many (1 or more).
+    public var limit: Int?
+
+    public init(endpoint: String? = nil, limit: Int? = nil) {
+        self.endpoint = endpoint
+        self.limit = limit
+    }
+
+    /// Why a query cannot be answered.
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        case unknownEndpoint(String, known: [String])
+        case badLimit(String)
+
+        public var description: String {
+            switch self {
+            case .unknownEndpoint(let id, let known):
+                "no endpoint has the id \"\(id)\"; known: " + known.joined(separator: ", ")
+            case .badLimit(let text):
+                "limit must be a whole number of 1 or more, not \"\(text)\""
+            }
+        }
+    }
+
+    /// Reads a query string's `endpoint` and `limit`.
+    static func parse(endpoint: String?, limit: String?) throws(Problem) -> JournalQuery {
+        var query = JournalQuery(endpoint: endpoint)
+        if let limit {
+            guard let count = Int(limit), count >= 1 else { throw .badLimit(limit) }
+            query.limit = count
+        }
+        return query
+    }
+
+    /// The matching entries of `entries`, oldest first.
+    /// - Parameter knownEndpoints: Every endpoint id the server serves.
+    func apply(to entries: [JournalEntry], knownEndpoints: [String]) throws(Problem) -> [JournalEntry] {
+        var result = entries
+        if let endpoint {
+            guard knownEndpoints.contains(endpoint) else { throw .unknownEndpoint(endpoint, known: knownEndpoints) }
+            result = result.filter { $0.endpoint == endpoint }
+        }
+        if let limit {
+            guard limit >= 1 else { throw .badLimit(String(limit)) }
+            result = Array(result.suffix(limit))
+        }
+        return result
+    }
+}
