@@ -26,9 +26,9 @@ final class Connection {
     var stream: (body: ReplyStream, chunked: Bool)?
     /// The readiness the poller reports for this socket; changed only when it differs.
     var interest = Interest.read
-    @exclusivity(unchecked) var parser: HTTPRequestParser
-    // The buffers and the parser are touched on every request, only by the owning loop's thread, and
+    // The parser and the buffers are touched on every request, only by the owning loop's thread, and
     // no access to one spans another access to it: the dynamic exclusivity check would only cost time.
+    @exclusivity(unchecked) var parser: HTTPRequestParser
     @exclusivity(unchecked) var inbound = InboundBuffer()
     @exclusivity(unchecked) var outbound = OutboundQueue()
     var closeAfterFlush = false
