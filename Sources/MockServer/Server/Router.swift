@@ -6,8 +6,9 @@ import HTTPCore
 /// The templates form a segment tree: one node per path segment, with a literal child per literal
 /// text and at most one parameter child, shared by every template with a parameter there
 /// (`/a/{id}` and `/a/{key}` end at the same node). A request walks the tree one segment at a time,
-/// so matching costs one hash look-up per segment (more only where it must backtrack, below), the
-/// same with 10 endpoints or 1,000.
+/// so matching costs one look-up per segment (a few string comparisons, or one hash where a node has
+/// many literal children) and more only where it must backtrack (below): the same with 10 endpoints
+/// or 1,000.
 ///
 /// Precedence, whatever the order of the contract files:
 /// - At each segment the literal child is tried before the parameter child, so the template whose
@@ -32,13 +33,34 @@ struct Router: Sendable {
     }
 
     private struct Node: Sendable {
-        var literals: [String: Int] = [:]
+        /// The literal children, as texts and node indices.
+        var literals: [(text: String, node: Int)] = []
+        /// The same by text, once there are more than ``scanLimit``; empty until then.
+        var index: [String: Int] = [:]
         var parameter: Int?
         /// The endpoints whose template ends here, in contract order.
         var routes: [Route] = []
+
+        /// Up to this many literal children are compared in turn: comparing a few short strings costs
+        /// less than hashing one.
+        static let scanLimit = 4
+
+        func literal(_ text: String) -> Int? {
+            guard literals.count > Self.scanLimit else { return literals.first { $0.text == text }?.node }
+            return index[text]
+        }
+
+        mutating func add(literal text: String, node: Int) {
+            literals.append((text, node))
+            if literals.count == Self.scanLimit + 1 {
+                index = Dictionary(uniqueKeysWithValues: literals.map { ($0.text, $0.node) })
+            } else if literals.count > Self.scanLimit + 1 {
+                index[text] = node
+            }
+        }
     }
 
-    /// The tree, root first, children as indices: no reference counting on the walk.
+    /// The tree in one array, root first; children are indices into it.
     private let nodes: [Node]
     /// The most segments of any template; a longer path matches nothing.
     private let depth: Int
@@ -51,7 +73,7 @@ struct Router: Sendable {
             for segment in route.path.segments {
                 let child: Int?
                 switch segment {
-                case .literal(let text): child = nodes[node].literals[text]
+                case .literal(let text): child = nodes[node].literal(text)
                 case .parameter: child = nodes[node].parameter
                 }
                 if let child {
@@ -60,7 +82,7 @@ struct Router: Sendable {
                 }
                 nodes.append(Node())
                 switch segment {
-                case .literal(let text): nodes[node].literals[text] = nodes.count - 1
+                case .literal(let text): nodes[node].add(literal: text, node: nodes.count - 1)
                 case .parameter: nodes[node].parameter = nodes.count - 1
                 }
                 node = nodes.count - 1
@@ -90,7 +112,7 @@ struct Router: Sendable {
                 } else {
                     let segment = segments[level]
                     let parameter = segment.isEmpty ? nil : nodes[node].parameter
-                    if let literal = nodes[node].literals[segment] {
+                    if let literal = nodes[node].literal(segment) {
                         if let parameter {
                             pending[untried] = (parameter, level + 1)
                             untried += 1

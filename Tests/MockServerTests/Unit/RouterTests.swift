@@ -108,6 +108,16 @@ struct RouterTests {
         #expect(router.resolve("PUT /users/7/posts/8") == "PUT /users/{id}/posts/{n} id=7 n=8")
     }
 
+    /// A node compares a few literal children in turn and hashes many; both find the same.
+    @Test(arguments: 1...7)
+    func literalChildren_AreAllFound_WhateverTheirNumber(count: Int) throws {
+        let router = try Router((0..<count).map { "GET /w\($0)/end" } + ["GET /{x}/end"])
+        for index in 0..<count {
+            #expect(router.resolve("GET /w\(index)/end") == "GET /w\(index)/end")
+        }
+        #expect(router.resolve("GET /w\(count)/end") == "GET /{x}/end x=w\(count)")
+    }
+
     @Test func thousandEndpoints_ResolveTheFirstAndTheLast() throws {
         let routes = (0..<1000).map { "GET /bench/r\(String(10_000 + $0).dropFirst())/items/{id}" }
         let router = try Router(routes)
