@@ -6,6 +6,7 @@ struct CommandLineOptions {
     enum Command {
         case serve
         case validate
+        case listEndpoints
         case help
         case version
     }
@@ -37,6 +38,7 @@ struct CommandLineOptions {
           --threads <n>        Event-loop threads (default: one per CPU the process may use, at most 4)
           --io <backend>       Readiness API: epoll (Linux), kqueue (macOS) or poll (default: the platform's
                                best, or $MOCK_SERVER_IO)
+          --list-endpoints     Load and check the contracts like the server, print every endpoint and exit
           --version            Print the version and exit
           -h, --help           Print this help and exit
 
@@ -64,6 +66,7 @@ struct CommandLineOptions {
             switch flag {
             case "-h", "--help": command = .help
             case "--version": command = .version
+            case "--list-endpoints": command = .listEndpoints
             case "--host": configuration.host = try value(for: flag, from: &remaining)
             case "--port":
                 let text = try value(for: flag, from: &remaining)

@@ -1,7 +1,21 @@
 import ContractModel
 
-/// The start-up table of endpoints and their scenarios.
+/// The endpoints and their scenarios, as the server prints them at start-up and `--list-endpoints`
+/// prints them in full.
 enum EndpointTable {
+    /// Up to this many endpoints, start-up prints the table; beyond, a line that says how to see it.
+    static let startUpLimit = 40
+
+    /// The table, or for more than ``startUpLimit`` endpoints one summary line; then the admin API.
+    static func startUp(_ contracts: ContractSet) -> String {
+        let count = contracts.endpoints.count
+        let listing = count <= startUpLimit ? render(contracts)
+            : "\(count) endpoints in \(plural(contracts.contracts.count, "contract")); "
+                + "mock-server --list-endpoints prints them"
+        return listing + "\nadmin API: /__mock/contracts, /__mock/scenarios/{id}, /__mock/journal, /__mock/health"
+    }
+
+    /// One line per endpoint, in contract order, under a header, the columns aligned.
     static func render(_ contracts: ContractSet) -> String {
         let rows = contracts.endpoints.map { endpoint in
             [endpoint.domain, endpoint.id, endpoint.method, endpoint.path.description,
@@ -16,6 +30,9 @@ enum EndpointTable {
                 .joined(separator: "  ")
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
-            + "\nadmin API: /__mock/contracts, /__mock/scenarios/{id}, /__mock/journal, /__mock/health"
+    }
+
+    private static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)" + (count == 1 ? "" : "s")
     }
 }

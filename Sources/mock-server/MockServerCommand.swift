@@ -22,6 +22,8 @@ enum MockServerCommand {
             emit(version)
         case .validate:
             validate(options.configuration)
+        case .listEndpoints:
+            emit(EndpointTable.render(load(options.configuration).contracts))
         case .serve:
             serve(options.configuration)
         }
@@ -44,13 +46,7 @@ enum MockServerCommand {
         // Before any thread starts: every thread inherits the blocked set, and a signal that arrives
         // while the contracts load or the server starts stays pending until the signal thread takes it.
         POSIX.blockSignals(POSIX.Signal.allCases)
-        let server: MockServer
-        do {
-            server = try MockServer(configuration: configuration)
-        } catch {
-            for problem in error.problems { emit("error: \(problem)", toStandardError: true) }
-            fail("the contracts have \(error.problems.count) problem(s); `mock-server validate` lists them", code: 1)
-        }
+        let server = load(configuration)
         // Process-wide settings are the executable's, not the library's: a closed stdout pipe must not
         // kill the server, and many clients need many descriptors.
         POSIX.ignoreBrokenPipes()
@@ -72,10 +68,21 @@ enum MockServerCommand {
         if server.isExposed { emit(exposureWarning(server), toStandardError: true) }
         let loops = configuration.threads == 1 ? "1 event loop" : "\(configuration.threads) event loops"
         emit("\(loops) (\(server.ioBackend)), up to \(descriptors.map(String.init) ?? "an unknown number of") open descriptors")
-        emit(EndpointTable.render(server.contracts))
+        emit(EndpointTable.startUp(server.contracts))
         // Not dispatchMain(): it waits in sigsuspend with every signal unblocked, where SIGTERM's default
         // action would end the process before the signal thread takes it.
         signalThread.join()
+    }
+
+    /// The server, not started, its contracts loaded and checked; a problem ends the process, the same
+    /// way for `serve` and `--list-endpoints`.
+    private static func load(_ configuration: MockServer.Configuration) -> MockServer {
+        do {
+            return try MockServer(configuration: configuration)
+        } catch {
+            for problem in error.problems { emit("error: \(problem)", toStandardError: true) }
+            fail("the contracts have \(error.problems.count) problem(s); `mock-server validate` lists them", code: 1)
+        }
     }
 
     /// Who can reach a server bound beyond loopback, and how the admin API is protected, in one line.
