@@ -100,13 +100,17 @@ package enum ContractLoader {
     private static func fixtureProblems(_ contracts: [Contract], fixturesDirectory: String) -> [ContractProblem] {
         var problems: [ContractProblem] = []
         var caseCheck = FixtureCaseCheck(root: fixturesDirectory)
+        var verdicts: [String: String?] = [:]
         for contract in contracts {
             for (endpointIndex, endpoint) in contract.endpoints.enumerated() {
                 for (scenarioIndex, scenario) in endpoint.scenarios.enumerated() {
                     guard let body = scenario.body else { continue }
                     let path = "$.endpoints[\(endpointIndex)].scenarios[\(scenarioIndex)].body"
-                    if let reason = caseProblem(body, &caseCheck)
-                        ?? fixtureProblem(body, fixturesDirectory: fixturesDirectory) {
+                    // Checked once per distinct path: many scenarios often share one fixture.
+                    let verdict = verdicts[body] ?? (caseProblem(body, &caseCheck)
+                        ?? fixtureProblem(body, fixturesDirectory: fixturesDirectory))
+                    verdicts[body] = verdict
+                    if let reason = verdict {
                         problems.append(ContractProblem(file: contract.file, path: path, reason: reason))
                     }
                 }
