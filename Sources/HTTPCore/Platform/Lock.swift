@@ -9,7 +9,7 @@ import Darwin
 package final class Lock: @unchecked Sendable {
     // @unchecked: the pthread mutex is the synchronisation itself; it is allocated once and never moved.
     /// Also waited on by ``Condition``.
-    package let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     package init() {
         mutex = .allocate(capacity: 1)
@@ -22,7 +22,8 @@ package final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    // Inlinable: the mock layer takes locks on the request path, from another module.
+    @inlinable package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -33,12 +34,12 @@ package final class Lock: @unchecked Sendable {
 package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `lock.withLock`. The mutex already makes every
     // access exclusive, so the runtime's dynamic exclusivity check is skipped as well.
-    private let lock = Lock()
-    @exclusivity(unchecked) private var value: Value
+    @usableFromInline let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
     package init(_ value: Value) { self.value = value }
 
-    package func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    @inlinable package func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         try lock.withLock { try body(&value) }
     }
 

@@ -3,7 +3,8 @@ extension Connection {
     func perform(_ reply: Reply, for request: HTTPRequest, started: UInt64?) {
         let plan = WirePlan(reply, for: request, stopping: loop.stopping, date: loop.date.current())
         plan.unused?.cancel()
-        for buffer in plan.buffers { outbound.enqueue(buffer) }
+        outbound.enqueue(plan.head)
+        outbound.enqueue(plan.body)
         switch plan.after {
         case .keepAlive:
             break

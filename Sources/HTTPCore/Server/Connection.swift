@@ -19,7 +19,9 @@ final class Connection {
     let fd: Int32
     /// Whether the peer is on this machine's loopback interface.
     let fromLoopback: Bool
-    unowned let loop: EventLoop
+    /// The loop owns its connections and outlives them (it closes every one before `run()` returns), so
+    /// the reference needs no reference counting: `unowned(unsafe)` spares a retain and release per use.
+    unowned(unsafe) let loop: EventLoop
     var phase = Phase.active
     /// The reply a delayed connection carries out when its deadline comes.
     var delayed: (reply: Reply, request: HTTPRequest, started: UInt64)?

@@ -14,29 +14,30 @@ struct WirePlan {
         case stream(ReplyStream, chunked: Bool, closeAfter: Bool)
     }
 
-    private(set) var buffers: [[UInt8]] = []
+    /// Written in this order; two fields rather than an array, which would cost an allocation per request.
+    private(set) var head: [UInt8] = []
+    private(set) var body: [UInt8] = []
     private(set) var after = After.keepAlive
     /// A stream whose body will never be written (a HEAD request): cancel it so its producer stops.
     private(set) var unused: ReplyStream?
 
     /// The bytes the buffers hold, for the access log.
-    var byteCount: Int { buffers.reduce(0) { $0 + $1.count } }
+    var byteCount: Int { head.count + body.count }
 
     /// - Parameter stopping: The server is shutting down: no connection is kept alive.
-    init(_ reply: Reply, for request: HTTPRequest, stopping: Bool, date: [UInt8]) {
+    init(_ reply: borrowing Reply, for request: borrowing HTTPRequest, stopping: Bool, date: [UInt8]) {
         let keepAlive = request.keepAlive && !reply.closeAfter && !stopping
         let omitBody = request.method == "HEAD"
         switch reply.action {
         case .respond(let response):
-            let (head, body) = HTTPResponseEncoder.message(response, keepAlive: keepAlive, omitBody: omitBody, date: date)
-            buffers = [head, body]
+            (head, body) = HTTPResponseEncoder.message(response, keepAlive: keepAlive, omitBody: omitBody, date: date)
             after = keepAlive ? .keepAlive : .close
         case .stream(let response, let body):
             // HTTP/1.1 clients get chunked coding and may reuse the connection; HTTP/1.0 ones read to the close.
             let chunked = request.version == .http11
             let reusable = keepAlive && chunked
-            buffers = [HTTPResponseEncoder.head(response, framing: chunked ? .chunked : .untilClose,
-                                                keepAlive: reusable, date: date)]
+            head = HTTPResponseEncoder.head(response, framing: chunked ? .chunked : .untilClose, keepAlive: reusable,
+                                            date: date)
             if omitBody || response.status.forbidsBody {
                 unused = body
                 after = reusable ? .keepAlive : .close
@@ -55,11 +56,11 @@ struct WirePlan {
         case .close:
             after = .close
         case .sendThenClose(let bytes):
-            buffers = [bytes]
+            head = bytes
             after = .close
         case .truncate(let response, let announced):
-            buffers = [HTTPResponseEncoder.head(response, framing: .length(announced), keepAlive: true, date: date),
-                       omitBody ? [] : response.body]
+            head = HTTPResponseEncoder.head(response, framing: .length(announced), keepAlive: true, date: date)
+            body = omitBody ? [] : response.body
             after = .close
         case .hold(let milliseconds):
             after = .hold(milliseconds: max(0, milliseconds))

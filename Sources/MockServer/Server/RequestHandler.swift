@@ -39,13 +39,7 @@ final class RequestHandler: HTTPResponder {
     }
 
     func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply {
-        var reply = handle(request, fromLoopback: peerIsLoopback)
-        // Journaled on arrival, so a request is visible while its reply is still delayed or held.
-        if let entry = reply.entry.take() {
-            reply.reply.note.reason = entry.reason
-            journal.append(entry)
-        }
-        return reply.reply
+        handle(request, fromLoopback: peerIsLoopback)
     }
 
     func reject(_ status: HTTPStatus, reason: String) -> Reply {
@@ -58,55 +52,56 @@ final class RequestHandler: HTTPResponder {
         log.write(request: request, reply: reply, bytes: bytes, started: started)
     }
 
-    /// A reply and the journal entry of its request (`nil` for the admin API's own requests).
-    struct Answer {
-        var reply: Reply
-        var entry: JournalEntry?
+    /// Journals `entry` (on arrival, so a request is visible while its reply is still delayed or held)
+    /// and returns `reply`, which carries the entry's reason for the access log.
+    private func journaled(_ reply: consuming Reply, _ entry: consuming JournalEntry) -> Reply {
+        reply.note.reason = entry.reason
+        journal.append(entry)
+        return reply
+    }
 
-        static func respond(_ response: HTTPResponse, entry: JournalEntry? = nil, scenario: String? = nil) -> Answer {
-            Answer(reply: .respond(response, note: .init(source: scenario)), entry: entry)
-        }
+    private func journaled(_ response: HTTPResponse, _ entry: consuming JournalEntry, scenario: String? = nil) -> Reply {
+        journaled(.respond(response, note: .init(source: scenario)), entry)
     }
 
     /// - Parameter fromLoopback: Whether the peer is on this machine's loopback interface.
-    func handle(_ request: HTTPRequest, fromLoopback: Bool) -> Answer {
+    func handle(_ request: HTTPRequest, fromLoopback: Bool) -> Reply {
         if request.method == "OPTIONS" && request.target == "*" {
             let response = HTTPResponse(status: .noContent, headers: [("Allow", serverMethods)])
-            return .respond(response, entry: entry(request, status: 204))
+            return journaled(response, entry(request, status: 204))
         }
         guard let segments = PercentDecoding.segments(of: request.path) else {
-            return .respond(ServerJSON.error(.badRequest, "the path has a malformed percent-escape"),
-                            entry: entry(request, status: 400, violations: ["malformed percent-escape in path"]))
+            return journaled(ServerJSON.error(.badRequest, "the path has a malformed percent-escape"),
+                             entry(request, status: 400, violations: ["malformed percent-escape in path"]))
         }
         if segments.first == AdminAPI.prefix {
             if let refusal = adminAccess.refusal(of: request, fromLoopback: fromLoopback) { return .respond(refusal) }
-            return Answer(reply: admin.handle(request, segments: Array(segments.dropFirst())))
+            return admin.handle(request, segments: Array(segments.dropFirst()))
         }
 
         switch router.match(method: request.method, segments: segments) {
         case .notFound:
             let response = ServerJSON.error(.notFound, "no endpoint serves \(request.method) \(request.path)")
-            return .respond(response, entry: entry(request, status: 404))
+            return journaled(response, entry(request, status: 404))
         case .methodNotAllowed(let allow):
             let allowHeader = (allow + ["OPTIONS"]).joined(separator: ", ")
             if request.method == "OPTIONS" {
                 if let preflight = cors?.preflight(request, allowedMethods: allow) {
-                    return .respond(preflight, entry: entry(request, status: 204))
+                    return journaled(preflight, entry(request, status: 204))
                 }
                 let response = HTTPResponse(status: .noContent, headers: [("Allow", allowHeader)])
-                return .respond(response, entry: entry(request, status: 204))
+                return journaled(response, entry(request, status: 204))
             }
             let response = ServerJSON.error(.methodNotAllowed, "\(request.path) does not accept \(request.method)",
                                             headers: [("Allow", allowHeader)])
-            return .respond(response, entry: entry(request, status: 405))
+            return journaled(response, entry(request, status: 405))
         case .route(let route, let parameters):
-            var answer = answer(to: request, route: route, parameters: parameters)
-            if let cors { answer.reply = cors.decorate(answer.reply, for: request) }
-            return answer
+            let reply = answer(to: request, route: route, parameters: parameters)
+            return cors.map { $0.decorate(reply, for: request) } ?? reply
         }
     }
 
-    private func answer(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Answer {
+    private func answer(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Reply {
         // The scenario first, so that every answer for an endpoint names it, a refusal included.
         let play: ScenarioPlay
         if let requested = request.headers[MockHeader.scenario] {
@@ -114,8 +109,7 @@ final class RequestHandler: HTTPResponder {
                 let violation = route.unknownScenario(requested)
                 let response = ServerJSON.error(.badRequest, violation, validScenarios: route.plays.map(\.name),
                                                 headers: [(MockHeader.endpoint, route.id)])
-                return .respond(response, entry: entry(request, endpoint: route.id, status: 400,
-                                                       violations: [violation]))
+                return journaled(response, entry(request, endpoint: route.id, status: 400, violations: [violation]))
             }
             play = found
         } else {
@@ -130,9 +124,9 @@ final class RequestHandler: HTTPResponder {
                 violations: validation.violations,
                 headers: (validation.unauthorized ? [MockHeader.bearerChallenge] : [])
                     + MockHeader.naming(endpoint: route.id, scenario: play.name))
-            return .respond(response, entry: entry(request, endpoint: route.id, scenario: play.name,
-                                                   status: status.code, violations: validation.violations),
-                            scenario: play.name)
+            return journaled(response, entry(request, endpoint: route.id, scenario: play.name, status: status.code,
+                                             violations: validation.violations),
+                             scenario: play.name)
         }
         return answer(to: request, route: route, play: play, parameters: parameters)
     }
@@ -142,7 +136,7 @@ final class RequestHandler: HTTPResponder {
         route: Route,
         play: ScenarioPlay,
         parameters: [String: String]
-    ) -> Answer {
+    ) -> Reply {
         var body: [UInt8] = []
         if let template = play.fixture {
             let lookup = FixturePath.resolve(template, parameters: parameters).map { fixtures.bytes(at: $0) }
@@ -153,22 +147,20 @@ final class RequestHandler: HTTPResponder {
             case .failure(let unavailable):
                 let response = ServerJSON.error(.notFound, "no fixture for \(request.method) \(request.path)",
                                                 headers: MockHeader.naming(endpoint: route.id, scenario: play.name))
-                return .respond(response, entry: entry(request, endpoint: route.id, scenario: play.name,
-                                                       status: 404, reason: unavailable.reason),
-                                scenario: play.name)
+                return journaled(response, entry(request, endpoint: route.id, scenario: play.name, status: 404,
+                                                 reason: unavailable.reason),
+                                 scenario: play.name)
             }
         }
         switch play.action {
         case .fault(let fault, let head, let holdMs):
             let reply = Reply(.transport(fault.transport(head: head, holdMs: holdMs, fixture: body)),
                               delayMs: play.delayMs, note: .init(source: play.name, outcome: fault.rawValue))
-            return Answer(reply: reply, entry: entry(request, endpoint: route.id, scenario: play.name,
-                                                     fault: fault.rawValue))
+            return journaled(reply, entry(request, endpoint: route.id, scenario: play.name, fault: fault.rawValue))
         case .respond(let status, let headWithBody, let headWithoutBody):
             let response = HTTPResponse(status: status, head: body.isEmpty ? headWithoutBody : headWithBody, body: body)
             let reply = Reply(.respond(response), delayMs: play.delayMs, note: .init(source: play.name))
-            return Answer(reply: reply, entry: entry(request, endpoint: route.id, scenario: play.name,
-                                                     status: status.code))
+            return journaled(reply, entry(request, endpoint: route.id, scenario: play.name, status: status.code))
         }
     }
 

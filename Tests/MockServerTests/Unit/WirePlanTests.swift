@@ -14,7 +14,7 @@ struct WirePlanTests {
         return request
     }
 
-    private func text(_ plan: WirePlan) -> String { String(decoding: plan.buffers.joined(), as: UTF8.self) }
+    private func text(_ plan: WirePlan) -> String { String(decoding: plan.head + plan.body, as: UTF8.self) }
 
     @Test func response_KeepsAlive_UnlessAskedToClose_OrStopping() {
         let reply = Reply.respond(HTTPResponse(status: .ok, body: Array("hi".utf8)))
