@@ -253,6 +253,23 @@ RSS_LOADED=$(rss_kib $OUR_PID)
 # --- start-up to first response, median of 10 ---------------------------------------------------
 STARTUP=$(startup_ms "$BIN" 18190 /healthChecker)
 
+# --- idle wake-ups: context switches of every thread over 3 s with no client ----------------------
+switches() { # pids -> voluntary + involuntary context switches of all their threads
+    local pid
+    for pid in "$@"; do cat /proc/"$pid"/task/*/status 2>/dev/null; done | awk '/ctxt_switches/ {sum += $2} END {print sum + 0}'
+}
+idle_wakeups() { # pids -> switches over 3 s, measured after 1 s of rest
+    sleep 1
+    local before after
+    before=$(switches "$@"); sleep 3; after=$(switches "$@")
+    echo $((after - before))
+}
+IDLE_OURS=$(idle_wakeups $OUR_PID)
+NGINX_MASTER=$(cat "$WORK/nginx/nginx.pid")
+# shellcheck disable=SC2046
+IDLE_NGINX=$(idle_wakeups "$NGINX_MASTER" $(pgrep -P "$NGINX_MASTER"))
+[ -n "$BASELINE" ] && IDLE_BASE=$(idle_wakeups "${PIDS[-1]}")
+
 # --- a URLSession client loop against our server -------------------------------------------------
 swiftc -O -swift-version 6 -parse-as-library Tests/Benchmarks/URLSessionLoop.swift -o "$WORK/urlsession-loop"
 CLIENT=$("$WORK/urlsession-loop" "http://127.0.0.1:$OUR_PORT$TARGET")
@@ -261,5 +278,6 @@ echo
 echo "start-up to first response (median of 10): ${STARTUP} ms"
 echo "RSS: idle $((RSS_IDLE / 1024)).$(((RSS_IDLE % 1024) * 10 / 1024)) MiB, after load $((RSS_LOADED / 1024)).$(((RSS_LOADED % 1024) * 10 / 1024)) MiB"
 echo "URLSession client loop: $CLIENT"
+echo "idle wake-ups (context switches in 3 s, no client): ours $IDLE_OURS, nginx master+worker $IDLE_NGINX${BASELINE:+, before $IDLE_BASE}"
 
 many_endpoints
