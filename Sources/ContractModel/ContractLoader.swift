@@ -29,9 +29,11 @@ package enum ContractLoader {
     {
         var problems: [ContractProblem] = []
         var contracts: [Contract] = []
+        var documents: [String: JSONValue] = [:]
         let files = contractFiles(in: contractsDirectory, problems: &problems)
         if !isDirectory(fixturesDirectory) {
-            problems.append(ContractProblem(file: fixturesDirectory, path: "-", reason: "fixtures folder not found"))
+            problems.append(ContractProblem(file: absolute(fixturesDirectory), path: "-",
+                                            reason: "fixtures folder not found (run from the package root, or pass --fixtures <dir>)"))
         }
         for file in files {
             guard let bytes = FileManager.default.contents(atPath: file) else {
@@ -45,6 +47,7 @@ package enum ContractLoader {
                 problems.append(ContractProblem(file: file, path: "$", reason: "not valid JSON: \(error)"))
                 continue
             }
+            documents[file] = document
             var parser = ContractParser(file: file)
             let contract = parser.parse(document)
             problems += parser.problems
@@ -54,7 +57,9 @@ package enum ContractLoader {
         if isDirectory(fixturesDirectory) {
             problems += fixtureProblems(contracts, fixturesDirectory: fixturesDirectory)
         }
-        guard problems.isEmpty else { throw ContractLoadError(problems: problems) }
+        guard problems.isEmpty else {
+            throw ContractLoadError(problems: problems.map { $0.naming(in: documents[$0.file]) })
+        }
         return ContractSet(contracts: contracts, fixturesDirectory: fixturesDirectory)
     }
 
@@ -62,12 +67,13 @@ package enum ContractLoader {
         guard isDirectory(directory),
               let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
         else {
-            problems.append(ContractProblem(file: directory, path: "-", reason: "contracts folder not found"))
+            problems.append(ContractProblem(file: absolute(directory), path: "-",
+                                            reason: "contracts folder not found (run from the package root, or pass --contracts <dir>)"))
             return []
         }
         let files = names.filter { $0.hasSuffix(".json") }.sorted().map { directory + "/" + $0 }
         if files.isEmpty {
-            problems.append(ContractProblem(file: directory, path: "-", reason: "holds no *.json contract"))
+            problems.append(ContractProblem(file: absolute(directory), path: "-", reason: "holds no *.json contract"))
         }
         return files
     }
@@ -164,10 +170,42 @@ package enum ContractLoader {
         return nil
     }
 
+    /// `path` from the root, so a message says which folder was looked for wherever the server was started.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
     /// Whether `path` is a directory that can be listed (symbolic links followed). Portable where
     /// `fileExists(atPath:isDirectory:)` is not: Apple's Foundation takes an `ObjCBool`.
     static func isDirectory(_ path: String) -> Bool {
         (try? FileManager.default.contentsOfDirectory(atPath: path)) != nil
+    }
+}
+
+extension ContractProblem {
+    /// The problem with its ``subject`` read from the contract document: the id of the endpoint and the
+    /// name of the scenario its path points into.
+    func naming(in document: JSONValue?) -> ContractProblem {
+        guard subject == nil, let document, let endpointIndex = Self.index(after: "$.endpoints[", in: path),
+              case .object(let root) = document, case .array(let endpoints)? = root["endpoints"],
+              endpoints.indices.contains(endpointIndex), case .object(let endpoint) = endpoints[endpointIndex],
+              case .string(let id)? = endpoint["id"] else { return self }
+        var named = self
+        named.subject = "endpoint \(id)"
+        if let scenarioIndex = Self.index(after: ".scenarios[", in: path), case .array(let scenarios)? = endpoint["scenarios"],
+           scenarios.indices.contains(scenarioIndex), case .object(let scenario) = scenarios[scenarioIndex],
+           case .string(let name)? = scenario["name"] {
+            named.subject! += ", scenario \"\(name)\""
+        }
+        return named
+    }
+
+    /// The number in `path` right after the first `marker`, as in `$.endpoints[3]`.
+    private static func index(after marker: String, in path: String) -> Int? {
+        guard let start = path.firstRange(of: marker)?.upperBound, let end = path[start...].firstIndex(of: "]") else {
+            return nil
+        }
+        return Int(path[start..<end])
     }
 }
 

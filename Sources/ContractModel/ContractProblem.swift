@@ -5,14 +5,21 @@ public struct ContractProblem: Sendable, Hashable, CustomStringConvertible {
     /// A JSON path into the file, such as `$.endpoints[0].scenarios[2].status`.
     public let path: String
     public let reason: String
+    /// What the path points into, by name: `endpoint productList, scenario "slow"`; `nil` outside an
+    /// endpoint or when its id is unknown.
+    public var subject: String?
 
-    public init(file: String, path: String, reason: String) {
+    public init(file: String, path: String, reason: String, subject: String? = nil) {
         self.file = file
         self.path = path
         self.reason = reason
+        self.subject = subject
     }
 
-    public var description: String { "\(file): \(path): \(reason)" }
+    /// `file: endpoint id, scenario "name": $.json.path: reason`, leaving out what does not apply.
+    public var description: String {
+        [file, subject, path == "-" ? nil : path, reason].compactMap { $0 }.joined(separator: ": ")
+    }
 }
 
 /// Contracts that cannot be served, with every problem found.

@@ -12,18 +12,30 @@ package struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     package init?(_ template: String) {
         guard template.hasPrefix("/") else { return nil }
         var segments: [Segment] = []
+        // Bytes, not Characters: a thousand endpoints load in a few milliseconds.
+        let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
         for part in template.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
-                let name = String(part.dropFirst().dropLast())
-                guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
-                segments.append(.parameter(name))
+            let bytes = part.utf8
+            if bytes.first == open && bytes.last == close && bytes.count > 2 {
+                let name = part.dropFirst().dropLast()
+                guard name.utf8.allSatisfy(Self.isASCIINameByte) || name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+                else { return nil }
+                segments.append(.parameter(String(name)))
             } else {
-                guard !part.contains("{") && !part.contains("}") else { return nil }
+                guard !bytes.contains(open) && !bytes.contains(close) else { return nil }
                 segments.append(.literal(String(part)))
             }
         }
         self.segments = segments
         self.description = template
+    }
+
+    private static func isASCIINameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"): true
+        default: false
+        }
     }
 
     /// The names of the template's parameters, in order.

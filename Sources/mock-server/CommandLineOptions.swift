@@ -13,6 +13,8 @@ struct CommandLineOptions {
 
     var command = Command.serve
     var configuration = MockServer.Configuration(logFormat: .text)
+    /// Only the listening line on standard output (and no access log unless `--log` asks for one).
+    var quiet = false
 
     static let usage = """
         USAGE: mock-server [serve] [options]
@@ -26,7 +28,9 @@ struct CommandLineOptions {
           --contracts <dir>    Folder of contract files (default ./Contracts)
           --fixtures <dir>     Folder of fixture files (default ./Fixtures)
           --scenario <name>    Default scenario for every endpoint that has one of this name
-          --log <format>       Access log: text, json or off (default text)
+          --log <format>       Access log: text, json or off (default text). With json, standard output
+                               carries only JSON lines, the listening address first
+          --quiet              Print only the listening line (and no access log unless --log is given)
           --allow-host <name>  Also answer the admin API under this host name (repeatable)
           --admin-token <t>    Require X-Mock-Admin-Token: <t> on every admin request (made up and printed
                                when --host reaches beyond loopback and none is given)
@@ -45,6 +49,8 @@ struct CommandLineOptions {
         SUBCOMMANDS:
           serve                Run the server (the default)
           validate             Check contracts and fixtures, list every problem, exit 0 or 1
+
+        EXIT CODES: 0 fine, 1 contract problems (or the port or a folder unusable), 2 usage errors.
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -62,7 +68,10 @@ struct CommandLineOptions {
             }
             remaining = remaining.dropFirst()
         }
+        var given: [String] = []
+        var logGiven = false
         while let flag = remaining.popFirst() {
+            given.append(flag)
             switch flag {
             case "-h", "--help": command = .help
             case "--version": command = .version
@@ -81,6 +90,8 @@ struct CommandLineOptions {
                     throw UsageError(description: "--log: '\(text)' is not one of text, json, off")
                 }
                 configuration.logFormat = format
+                logGiven = true
+            case "--quiet": quiet = true
             case "--threads":
                 let text = try value(for: flag, from: &remaining)
                 guard let threads = Int(text), (1...64).contains(threads) else {
@@ -116,6 +127,28 @@ struct CommandLineOptions {
             default:
                 throw UsageError(description: "unknown option '\(flag)'; see --help")
             }
+        }
+        if quiet && !logGiven { configuration.logFormat = .off }
+        try checkFlags(given)
+    }
+
+    /// `validate` and `--list-endpoints` read contracts and fixtures only: any other option would be
+    /// silently ignored, so it is a usage error.
+    private func checkFlags(_ given: [String]) throws(UsageError) {
+        let name: String
+        var allowed: Set = ["--contracts", "--fixtures", "-h", "--help"]
+        switch command {
+        case .validate:
+            name = "validate"
+        case .listEndpoints:
+            name = "--list-endpoints"
+            allowed.formUnion(["--list-endpoints", "--scenario"])
+        case .serve, .help, .version:
+            return
+        }
+        if let extra = given.first(where: { !allowed.contains($0) }) {
+            let takes = allowed.filter { $0.hasPrefix("--") && $0 != "--help" && $0 != name }.sorted()
+            throw UsageError(description: "\(name) does not take \(extra); it takes " + takes.joined(separator: ", "))
         }
     }
 

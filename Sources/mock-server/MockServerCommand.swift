@@ -25,7 +25,8 @@ enum MockServerCommand {
         case .listEndpoints:
             emit(EndpointTable.render(load(options.configuration).contracts))
         case .serve:
-            serve(options.configuration)
+            serve(options.configuration, output: Output(json: options.configuration.logFormat == .json,
+                                                        quiet: options.quiet))
         }
     }
 
@@ -42,7 +43,28 @@ enum MockServerCommand {
         }
     }
 
-    private static func serve(_ configuration: MockServer.Configuration) {
+    /// Where the start-up lines go: with `--log json` standard output carries only JSON lines (the
+    /// listening line as one), so `mock-server --log json | jq` works; `--quiet` keeps the listening line only.
+    struct Output {
+        let json: Bool
+        let quiet: Bool
+
+        /// The first line on standard output; a harness reads the port from it.
+        func listening(_ server: MockServer) -> String {
+            json ? #"{"event":"listening","port":\#(server.port),"url":"\#(server.url)"}"# : "listening on \(server.url)"
+        }
+
+        /// Banner and table: standard output as text, standard error beside JSON, nowhere when quiet.
+        func note(_ text: String) {
+            if !quiet { MockServerCommand.emit(text, toStandardError: json) }
+        }
+
+        func stopped(_ signal: POSIX.Signal) -> String {
+            json ? #"{"event":"stopped","signal":"\#(signal.name)"}"# : "stopped (\(signal.name))"
+        }
+    }
+
+    private static func serve(_ configuration: MockServer.Configuration, output: Output) {
         // Before any thread starts: every thread inherits the blocked set, and a signal that arrives
         // while the contracts load or the server starts stays pending until the signal thread takes it.
         POSIX.blockSignals(POSIX.Signal.allCases)
@@ -60,15 +82,15 @@ enum MockServerCommand {
         // them up.
         let signalThread: POSIX.ThreadHandle
         do {
-            signalThread = try POSIX.startThread(stackSize: 256 * 1024) { handleSignals(server) }
+            signalThread = try POSIX.startThread(stackSize: 256 * 1024) { handleSignals(server, output: output) }
         } catch {
             fail("cannot start the signal thread: \(error)", code: 1)
         }
-        emit("listening on \(server.url)")
+        emit(output.listening(server))
         if server.isExposed { emit(exposureWarning(server), toStandardError: true) }
         let loops = configuration.threads == 1 ? "1 event loop" : "\(configuration.threads) event loops"
-        emit("\(loops) (\(server.ioBackend)), up to \(descriptors.map(String.init) ?? "an unknown number of") open descriptors")
-        emit(EndpointTable.startUp(server.contracts))
+        output.note("\(loops) (\(server.ioBackend)), up to \(descriptors.map(String.init) ?? "an unknown number of") open descriptors")
+        output.note(EndpointTable.startUp(server.contracts))
         // Not dispatchMain(): it waits in sigsuspend with every signal unblocked, where SIGTERM's default
         // action would end the process before the signal thread takes it.
         signalThread.join()
@@ -80,6 +102,10 @@ enum MockServerCommand {
         do {
             return try MockServer(configuration: configuration)
         } catch {
+            // An unknown --scenario is the command line's fault, not the contracts'.
+            if let scenario = error.problems.first(where: { $0.file == "--scenario" }), error.problems.count == 1 {
+                fail("--scenario: \(scenario.reason)", code: 2)
+            }
             for problem in error.problems { emit("error: \(problem)", toStandardError: true) }
             fail("the contracts have \(error.problems.count) problem(s); `mock-server validate` lists them", code: 1)
         }
@@ -97,14 +123,14 @@ enum MockServerCommand {
 
     /// SIGINT, SIGTERM and SIGQUIT stop accepting, let in-flight responses finish, and exit 0. SIGHUP,
     /// SIGUSR1 and SIGUSR2 are logged and ignored.
-    private static func handleSignals(_ server: MockServer) -> Never {
+    private static func handleSignals(_ server: MockServer, output: Output) -> Never {
         while true {
             let signal = POSIX.waitForSignal(POSIX.Signal.allCases)
             switch signal {
             case .interrupt, .terminate, .quit:
                 server.stop()
                 // Through the writer, bounded: a stdout nobody reads must not keep the process alive.
-                LogWriter.shared.write("stopped (\(signal.name))")
+                LogWriter.shared.write(output.stopped(signal))
                 LogWriter.shared.flush(seconds: 1)
                 POSIX.exit(0)
             case .hangUp, .user1, .user2:
@@ -114,7 +140,7 @@ enum MockServerCommand {
     }
 
     /// Unbuffered, so a parent process reading the first line sees it at once.
-    private static func emit(_ text: String, toStandardError: Bool = false) {
+    fileprivate static func emit(_ text: String, toStandardError: Bool = false) {
         POSIX.writeLine(text, toStandardError: toStandardError)
     }
 

@@ -102,7 +102,9 @@ struct ExecutableTests {
     @Test func jsonAccessLog_HasALinePerRequest_WithStatusOrFault() async throws {
         let (process, output, firstLine) = try Self.launch(log: "json")
         defer { if process.isRunning { process.terminate() } }
-        let port = try #require(firstLine.split(separator: ":").last.flatMap { Int($0) })
+        let listening = try #require(JSONSerialization.jsonObject(with: Data(firstLine.utf8)) as? [String: Any])
+        #expect(listening["event"] as? String == "listening")
+        let port = try #require(listening["port"] as? Int)
 
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
@@ -116,9 +118,12 @@ struct ExecutableTests {
         process.terminate()
         process.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let lines = try text.split(separator: "\n").filter { $0.hasPrefix("{") }.map { line in
-            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        // Standard output carries JSON lines only: the access log, then the stop.
+        let all = try text.split(separator: "\n").map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         }
+        #expect(all.last?["event"] as? String == "stopped" && all.last?["signal"] as? String == "SIGTERM")
+        let lines = all.filter { $0["event"] == nil }
         #if canImport(Darwin)
         // CFNetwork may send an idempotent request once more after a failure on a reused connection.
         try #require(lines.count == 2 || lines.count == 3, "\(text)")

@@ -97,10 +97,13 @@ package enum HTTPResponseEncoder {
     package static func fields(_ fields: [(name: String, value: String)]) -> [UInt8] {
         var bytes: [UInt8] = []
         for (name, value) in fields {
-            bytes.append(contentsOf: name.utf8.filter(HeadParser.isTokenByte))
-            bytes.append(contentsOf: ": ".utf8)
-            bytes.append(contentsOf: value.utf8.filter { $0 >= 0x20 && $0 != 0x7F || $0 == 9 })
-            bytes.append(contentsOf: "\r\n".utf8)
+            bytes.reserveCapacity(bytes.count + name.utf8.count + value.utf8.count + 4)
+            for byte in name.utf8 where HeadParser.isTokenByte(byte) { bytes.append(byte) }
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(UInt8(ascii: " "))
+            for byte in value.utf8 where byte >= 0x20 && byte != 0x7F || byte == 9 { bytes.append(byte) }
+            bytes.append(13)
+            bytes.append(10)
         }
         return bytes
     }

@@ -1,0 +1,102 @@
+import ContractModel
+import Foundation
+import Testing
+
+/// What the executable prints and how it exits, for a person at a terminal and for a harness that
+/// pipes it: JSON lines only under `--log json`, one line under `--quiet`, errors with absolute paths
+/// and hints, usage errors caught as such. Exit codes: 0 fine, 1 contract problems, 2 usage errors.
+struct ExecutableOutputTests {
+    private let folders = ["--contracts", ContractCatalog.contractsDirectory, "--fixtures", ContractCatalog.fixturesDirectory]
+
+    @Test func logJSON_PutsTheBannerAndTableOnStandardError() throws {
+        let process = Process()
+        process.executableURL = try ExecutableTests.executableURL()
+        process.arguments = ["--port", "0", "--log", "json"] + folders
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let first = try ExecutableTests.readLine(from: output.fileHandleForReading)
+        process.terminate()
+        process.waitUntilExit()
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        for line in [first] + rest.split(separator: "\n").map(String.init) {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+        }
+        #expect(stderr.contains("DOMAIN") && stderr.contains("event loop"))
+    }
+
+    @Test func quiet_PrintsOnlyTheListeningLine() throws {
+        let process = Process()
+        process.executableURL = try ExecutableTests.executableURL()
+        process.arguments = ["--port", "0", "--quiet"] + folders
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let first = try ExecutableTests.readLine(from: output.fileHandleForReading)
+        #expect(first.hasPrefix("listening on http://127.0.0.1:"))
+        // A request, which --quiet does not log.
+        let port = try #require(first.split(separator: ":").last.flatMap { Int($0) })
+        _ = try? Data(contentsOf: URL(string: "http://127.0.0.1:\(port)/healthChecker")!)
+        process.interrupt()
+        process.waitUntilExit()
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(rest == "stopped (SIGINT)\n")
+        #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).isEmpty)
+    }
+
+    @Test func missingFolders_AreNamedAbsolutely_WithAHint() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let process = Process()
+        process.executableURL = try ExecutableTests.executableURL()
+        process.arguments = ["--port", "0"]
+        process.currentDirectoryURL = scratch
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1)
+        let root = scratch.resolvingSymlinksInPath().path
+        #expect(text.contains("error: \(root)/Contracts: contracts folder not found (run from the package root, or pass --contracts <dir>)")
+                || text.contains("error: \(scratch.path)/Contracts: contracts folder not found"), "\(text)")
+        #expect(!text.contains(": -:"), "no placeholder path: \(text)")
+    }
+
+    @Test(arguments: [
+        (["validate", "--port", "1"], "validate does not take --port; it takes --contracts, --fixtures"),
+        (["--list-endpoints", "--threads", "2"], "--list-endpoints does not take --threads"),
+        (["--scenario", "nope"], "--scenario: no endpoint has a scenario \"nope\"; known: "),
+        (["--frobnicate"], "unknown option '--frobnicate'"),
+    ])
+    func usageErrors_ExitTwo_WithOneLine(arguments: [String], message: String) throws {
+        let result = try ExecutableTests.run(arguments + folders + ["--port", "0"].filter { _ in arguments.first == "--scenario" })
+        #expect(result.status == 2, "\(result.error)")
+        #expect(result.error.contains(message), "\(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+    }
+
+    @Test func validate_NamesEndpointAndScenario_AndKeepsThePath() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("named-\(UUID().uuidString)")
+        let contracts = scratch.appendingPathComponent("Contracts"), fixtures = scratch.appendingPathComponent("Fixtures")
+        try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data(#"""
+            { "domain": "d", "endpoints": [
+              { "id": "first", "method": "GET", "path": "/a", "scenarios": [ { "name": "ok", "status": 200, "expect": "success" } ] },
+              { "id": "second", "method": "GET", "path": "/b", "scenarios": [
+                { "name": "ok", "status": 200, "expect": "success" },
+                { "name": "slow", "status": 200, "body": "missing.json", "expect": "success" } ] } ] }
+            """#.utf8).write(to: contracts.appendingPathComponent("d.json"))
+        let result = try ExecutableTests.run(["validate", "--contracts", contracts.path, "--fixtures", fixtures.path])
+        #expect(result.status == 1)
+        #expect(result.error.contains(#"d.json: endpoint second, scenario "slow": $.endpoints[1].scenarios[1].body: fixture "missing.json" not found"#),
+                "\(result.error)")
+    }
+}
