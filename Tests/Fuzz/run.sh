@@ -11,12 +11,12 @@ BUILD=../../.build-fuzz
 mkdir -p "$BUILD" findings
 export SWIFT_BACKTRACE=enable=no   # let libFuzzer and ASan report crashes
 
-HTTP_SOURCES=(../../Sources/MockServer/HTTP/{HTTPRequest,HTTPRequestParser,HeadParser,ChunkedDecoder,HTTPParseError,HTTPStatus,PercentDecoding}.swift)
+HTTP_SOURCES=(../../Sources/HTTPCore/HTTP/{HTTPRequest,HTTPRequestParser,HeadParser,ChunkedDecoder,HTTPParseError,HTTPStatus,PercentDecoding}.swift)
 CONTRACT_SOURCES=(../../Sources/ContractModel/*.swift)
 
 build() { # name sources...
     local name=$1; shift
-    swiftc -sanitize=fuzzer,address -parse-as-library -O "$@" -o "$BUILD/$name" 2>&1 | grep -v "Cannot export local symbol" || true
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name MockedNetworking "$@" -o "$BUILD/$name" 2>&1 | grep -v "Cannot export local symbol" || true
 }
 
 run() { # name corpus seeds
