@@ -77,6 +77,14 @@ struct ContractLoaderTests {
         #expect(found.allSatisfy { $0.file.hasSuffix("test.json") })
     }
 
+    /// The toolchain's decoder accepts these; fixtures of ordinary size are read by the strict reader.
+    @Test(arguments: [#"{"a":[1,2,],}"#, #"{"a":"\x"}"#, #"{"a":01}"#, "[1] [2]"])
+    func lenientJSONFixture_IsAProblem(fixture: String) throws {
+        let scenario = #"{ "name": "s", "status": 200, "body": "lenient.json", "expect": "success" }"#
+        let found = try problems(contract(scenarios: scenario), fixtures: ["lenient.json": fixture])
+        #expect(found.contains { $0.reason.contains("is not valid JSON") }, "\(found)")
+    }
+
     @Test func malformedFixture_IsAllowed_UnderMalformedFolder() throws {
         let scenario = #"{ "name": "s", "status": 200, "body": "malformed/broken.json", "expect": "pathErr" }"#
         #expect(try problems(contract(scenarios: scenario), fixtures: ["malformed/broken.json": "{"]).isEmpty)

@@ -1,5 +1,11 @@
 // libFuzzer target for the JSON reader and the contract parser: any bytes in, a contract or a list of problems out,
 // never a crash. Compiled with ContractModel's sources by Tests/Fuzz/run.sh.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzContractParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)

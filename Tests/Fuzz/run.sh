@@ -16,7 +16,10 @@ CONTRACT_SOURCES=(../../Sources/ContractModel/*.swift)
 
 build() { # name sources...
     local name=$1; shift
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name MockedNetworking "$@" -o "$BUILD/$name" 2>&1 | grep -v "Cannot export local symbol" || true
+    rm -f "$BUILD/$name"   # never fuzz a stale binary when the build fails
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name MockedNetworking "$@" -o "$BUILD/$name" 2>&1 \
+        | grep -v "Cannot export local symbol" || true
+    [ -x "$BUILD/$name" ] || { echo "building $name failed" >&2; exit 1; }
 }
 
 run() { # name corpus seeds

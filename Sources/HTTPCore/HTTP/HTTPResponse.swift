@@ -10,7 +10,7 @@ package struct HTTPResponse: Sendable {
         self.init(status: status, head: HTTPResponseEncoder.statusAndFields(status, headers), body: body)
     }
 
-    /// A response whose head was encoded ahead of time (see ``PreparedScenario``).
+    /// A response whose head was encoded ahead of time (a mock scenario's, prepared at start-up).
     package init(status: HTTPStatus, head: [UInt8], body: [UInt8]) {
         self.status = status
         self.head = head

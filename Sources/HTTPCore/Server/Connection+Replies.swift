@@ -42,10 +42,13 @@ extension Connection {
             for chunk in chunks {
                 for buffer in WirePlan.chunk(chunk, chunked: chunked) { outbound.enqueue(buffer) }
             }
+            // A stream that was quiet for long is active again: its write timeout counts from now.
+            lastActivity = POSIX.monotonicNanoseconds()
             write()
         case .finished:
             stream = nil
             phase = .active
+            lastActivity = POSIX.monotonicNanoseconds()
             if loop.stopping { closeAfterFlush = true }
             if chunked { outbound.enqueue(HTTPResponseEncoder.lastChunk) }
             write()
@@ -64,6 +67,8 @@ extension Connection {
         if !outbound.isEmpty {
             return watch(.readWrite)
         }
+        // Stopping: a connection whose last response just drained goes now, not at its next timer.
+        if loop.stopping, !closeAfterFlush, isIdle { return close() }
         if closeAfterFlush {
             if case .lingering = phase { return }
             if case .streaming = phase { return watch(.read) }
@@ -89,6 +94,8 @@ extension Connection {
         guard isOpen else { return }
         stream?.body.cancel()
         stream = nil
+        if case .stream(_, let body)? = delayed?.reply.action { body.cancel() }
+        delayed = nil
         loop.forget(self)
         POSIX.close(fd)
     }

@@ -6,6 +6,7 @@ extension Connection {
         switch phase {
         case .delayed:
             guard let (reply, request, started) = delayed.take() else { return }
+            lastActivity = now
             phase = .active
             watch(outbound.isEmpty ? .read : .readWrite)
             perform(reply, for: request, started: started)
@@ -39,12 +40,24 @@ extension Connection {
     }
 
     /// Arms the timer no later than any deadline the connection can reach without an explicit
-    /// transition: every activity moves a deadline to at least `shortestTimeout` ahead, so the request
-    /// path never touches the timer heap; a connection wakes at most once per `shortestTimeout`.
+    /// transition, so the request path never touches the timer heap.
     func arm(now: UInt64) {
-        var at = min(deadline(), now + loop.settings.shortestTimeout)
-        if let started = requestStarted { at = min(at, started + loop.settings.shortestRequestTimeout) }
-        schedule(at: at)
+        var requestStart: UInt64?
+        if case .active = phase { requestStart = requestStarted }
+        schedule(at: Self.wakeTime(deadline: deadline(), now: now, requestStarted: requestStart, settings: loop.settings))
+    }
+
+    /// When to wake a connection whose current deadline is `deadline`. Every activity moves a deadline to
+    /// at least `shortestTimeout` ahead, so waking by then catches any deadline that activity sets
+    /// later; a request in progress may also switch from its head's timeout to its body's, both counted
+    /// from its first byte, hence the second bound while that moment is still ahead. Never in the past
+    /// unless the deadline is: a connection wakes at most once per `shortestTimeout` while nothing is due.
+    static func wakeTime(deadline: UInt64, now: UInt64, requestStarted: UInt64?, settings: ServerSettings) -> UInt64 {
+        var at = min(deadline, now + settings.shortestTimeout)
+        if let started = requestStarted, started + settings.shortestRequestTimeout > now {
+            at = min(at, started + settings.shortestRequestTimeout)
+        }
+        return at
     }
 
     func schedule(at deadline: UInt64) {

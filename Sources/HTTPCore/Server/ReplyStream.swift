@@ -70,10 +70,15 @@ package final class ReplyStream: Sendable {
         case nothing
     }
 
-    /// Takes what is queued, and remembers `waker` for the next send into the emptied queue.
+    /// Takes what is queued, and remembers `waker` for the next send into the emptied queue. Once the
+    /// stream is over (finished and drained, or dropped) it forgets any waker: a waker holds its loop,
+    /// and a producer such as the journal may hold the stream long after.
     func take(waker: Waker?) -> Pending {
         state.withValue { state in
-            if state.dropped { return .dropped }
+            if state.dropped {
+                state.waker = nil
+                return .dropped
+            }
             state.waker = waker
             if !state.chunks.isEmpty {
                 let chunks = state.chunks
@@ -81,9 +86,14 @@ package final class ReplyStream: Sendable {
                 state.bytes = 0
                 return .chunks(chunks)
             }
-            return state.finished ? .finished : .nothing
+            guard state.finished else { return .nothing }
+            state.waker = nil
+            return .finished
         }
     }
+
+    /// Whether a waker is remembered (for tests: an ended stream must hold none).
+    var holdsWaker: Bool { state.withValue { $0.waker != nil } }
 
     /// The connection is gone: refuse further sends.
     func cancel() {

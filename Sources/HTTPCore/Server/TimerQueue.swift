@@ -1,4 +1,5 @@
-/// Deadlines of delayed replies and held connections, soonest first (a binary min-heap).
+/// The connections' timers, soonest first (a binary min-heap). A timer that was replaced is not removed:
+/// it fires with an old token, which its connection ignores.
 struct TimerQueue {
     struct Timer {
         let deadline: UInt64
@@ -8,7 +9,6 @@ struct TimerQueue {
 
     private var heap: [Timer] = []
 
-    var isEmpty: Bool { heap.isEmpty }
     var nextDeadline: UInt64? { heap.first?.deadline }
 
     mutating func schedule(_ timer: Timer) {

@@ -38,7 +38,8 @@ struct WirePlan {
             let reusable = keepAlive && chunked
             head = HTTPResponseEncoder.head(response, framing: chunked ? .chunked : .untilClose, keepAlive: reusable,
                                             date: date)
-            if omitBody || response.status.forbidsBody {
+            // A stream that starts while the server stops would only be cut at the end of the grace.
+            if omitBody || response.status.forbidsBody || stopping {
                 unused = body
                 after = reusable ? .keepAlive : .close
             } else {

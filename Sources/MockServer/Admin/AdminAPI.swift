@@ -67,7 +67,8 @@ struct AdminAPI: Sendable {
             lastSeen = sequence
         }
         let stream = ReplyStream(limit: eventQueueLimit)
-        journal.subscribe(stream, after: lastSeen)
+        // HEAD gets the head only: nothing to replay or subscribe.
+        if request.method != "HEAD" { journal.subscribe(stream, after: lastSeen) }
         return Reply(.stream(EventStreamFormat.response, stream))
     }
 

@@ -37,7 +37,7 @@ final class FixtureStore: Sendable {
         var reason: String {
             switch self {
             case .missing: "fixture missing"
-            case .unsafeParameter: "a path parameter value cannot name a fixture (letters, digits, - and _ only)"
+            case .unsafeParameter: "a path parameter value cannot name a fixture (see the fixture path rule: letters, digits, -, _ and inner dots)"
             case .outside(let target): "fixture resolves outside the fixtures folder (to \(target)); not served"
             }
         }

@@ -195,18 +195,28 @@ public final class Journal: Sendable {
     }
 
     /// Sends every later entry to `stream`, starting with the kept ones after sequence `lastSeen` (none
-    /// when `nil`). When entries after `lastSeen` were already dropped from the ring, a `missed` event
-    /// says how many first.
+    /// when `nil`). The replay is bounded to half the stream's queue, newest entries first, so a reader
+    /// that asks for much is not dropped before its first event; when entries after `lastSeen` were
+    /// dropped from the ring or left out of the replay, a `missed` event says how many first.
     func subscribe(_ stream: ReplyStream, after lastSeen: Int?) {
         ring.withValue { ring in
+            ring.subscribers.removeAll { !$0.isOpen }
             stream.send(EventStreamFormat.retry)
             if let lastSeen {
-                let kept = ring.ordered.filter { $0.sequence > lastSeen }
-                let firstKept = kept.first?.sequence ?? ring.nextSequence
-                if firstKept - lastSeen > 1 {
-                    stream.send(EventStreamFormat.event("missed", data: #"{"count":\#(firstKept - lastSeen - 1)}"#))
+                var replay: [[UInt8]] = []
+                var bytes = 0
+                var firstReplayed = ring.nextSequence
+                for entry in ring.ordered.reversed() where entry.sequence > lastSeen {
+                    let event = EventStreamFormat.event(for: entry)
+                    guard bytes + event.count <= stream.limit / 2 else { break }
+                    bytes += event.count
+                    replay.append(event)
+                    firstReplayed = entry.sequence
                 }
-                for entry in kept { stream.send(EventStreamFormat.event(for: entry)) }
+                if firstReplayed - lastSeen > 1 {
+                    stream.send(EventStreamFormat.event("missed", data: #"{"count":\#(firstReplayed - lastSeen - 1)}"#))
+                }
+                for event in replay.reversed() { stream.send(event) }
             }
             ring.subscribers.append(stream)
         }

@@ -151,7 +151,7 @@ public final class MockServer: Sendable {
         }
     }
 
-    /// Stops accepting, lets in-flight responses finish (up to five seconds), closes every connection
+    /// Stops accepting, lets in-flight responses finish (up to the shutdown grace, 5 s), closes every connection
     /// and returns when the loops have ended. Safe to call more than once.
     public func stop() {
         if http.stop() { handler.fixtures.stopWatching() }

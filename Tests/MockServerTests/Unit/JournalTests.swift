@@ -57,4 +57,22 @@ struct JournalTests {
         #expect(journal.capacity == 1)
         #expect(journal.entries().map(\.sequence) == [2])
     }
+
+    /// A reader that asks for a long backlog gets what fits in half its queue, newest first, and is told
+    /// how many it missed, rather than being dropped before its first event.
+    @Test func replay_FitsHalfTheQueue_AndCountsTheRest() throws {
+        let journal = Journal(capacity: 100)
+        for index in 0..<100 { journal.append(.make(target: "/\(index)")) }
+        let eventSize = EventStreamFormat.event(for: journal.entries()[0]).count
+        let stream = ReplyStream(limit: eventSize * 20)
+        journal.subscribe(stream, after: 0)
+        #expect(stream.isOpen, "the replay did not overflow the queue")
+        guard case .chunks(let chunks) = stream.take(waker: nil) else { Issue.record("nothing sent"); return }
+        let text = chunks.map { String(decoding: $0, as: UTF8.self) }
+        #expect(text.first == "retry: 1000\n\n")
+        let replayed = text.filter { $0.contains("event: request") }
+        #expect(replayed.count >= 9 && replayed.count <= 10)
+        #expect(text[1] == "event: missed\ndata: {\"count\":\(100 - replayed.count)}\n\n")
+        #expect(replayed.last?.hasPrefix("id: 100\n") == true)
+    }
 }

@@ -29,9 +29,42 @@ struct ReplyStreamTests {
         #expect(stream.send(Array(repeating: 2, count: 8)))
     }
 
+    /// A waker holds its event loop; a stream the journal still lists after it ended must not keep the
+    /// loop (and through it the journal) alive.
+    @Test func endedStream_ForgetsItsWaker() throws {
+        let finished = ReplyStream(limit: 10)
+        let loop = try EventLoopStub.make()
+        _ = finished.take(waker: .init(loop: loop, fd: 3))
+        #expect(finished.holdsWaker)
+        finished.finish()
+        _ = finished.take(waker: .init(loop: loop, fd: 3))
+        #expect(!finished.holdsWaker)
+        let dropped = ReplyStream(limit: 1)
+        _ = dropped.take(waker: .init(loop: loop, fd: 3))
+        _ = dropped.send([1, 2])
+        _ = dropped.take(waker: .init(loop: loop, fd: 3))
+        #expect(!dropped.holdsWaker)
+    }
+
     @Test func cancel_RefusesSends() {
         let stream = ReplyStream(limit: 10)
         stream.cancel()
         #expect(!stream.send([1]) && !stream.isOpen)
+    }
+}
+
+/// An event loop that is never run, only pointed to by wakers.
+enum EventLoopStub {
+    static func make() throws -> EventLoop {
+        let listener = try POSIX.makeListener(host: "127.0.0.1", port: 0, backlog: 1)
+        defer { POSIX.close(listener) }
+        return try EventLoop(listener: listener, watched: [], responder: NoResponder(), settings: ServerSettings(),
+                             backend: .poll, budget: ConnectionBudget(descriptorLimit: 1024, loops: 1))
+    }
+
+    final class NoResponder: HTTPResponder {
+        func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply { .respond(HTTPResponse(status: .ok)) }
+        func reject(_ status: HTTPStatus, reason: String) -> Reply { .respond(HTTPResponse(status: status)) }
+        func didSend(_ reply: Reply, for request: HTTPRequest, bytes: Int, started: UInt64?) {}
     }
 }
