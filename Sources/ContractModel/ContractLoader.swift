@@ -28,7 +28,9 @@ package enum ContractLoader {
     ///   - contractsDirectory: A folder of `*.json` contract files.
     ///   - fixturesDirectory: The folder scenario `body` paths are relative to.
     /// - Throws: ``ContractLoadError`` listing every problem found.
-    package static func load(contractsDirectory: String, fixturesDirectory: String) throws(ContractLoadError)
+    /// - Parameter progress: Told after each fixture is checked: files and bytes so far.
+    package static func load(contractsDirectory: String, fixturesDirectory: String,
+                             progress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)? = nil) throws(ContractLoadError)
         -> ContractSet
     {
         var problems: [ContractProblem] = []
@@ -59,7 +61,7 @@ package enum ContractLoader {
         }
         problems += crossFileProblems(contracts)
         if isDirectory(fixturesDirectory) {
-            problems += fixtureProblems(contracts, fixturesDirectory: fixturesDirectory)
+            problems += fixtureProblems(contracts, fixturesDirectory: fixturesDirectory, progress: progress)
         }
         guard problems.isEmpty else {
             throw ContractLoadError(problems: problems.map { $0.naming(in: documents[$0.file]) })
@@ -107,8 +109,10 @@ package enum ContractLoader {
         return problems
     }
 
-    private static func fixtureProblems(_ contracts: [Contract], fixturesDirectory: String) -> [ContractProblem] {
+    private static func fixtureProblems(_ contracts: [Contract], fixturesDirectory: String,
+                                        progress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)?) -> [ContractProblem] {
         var problems: [ContractProblem] = []
+        var bytesChecked = 0
         var caseCheck = FixtureCaseCheck(root: fixturesDirectory)
         var verdicts: [String: String?] = [:]
         for contract in contracts {
@@ -118,8 +122,8 @@ package enum ContractLoader {
                     let path = "$.endpoints[\(endpointIndex)].scenarios[\(scenarioIndex)].body"
                     // Checked once per distinct path: many scenarios often share one fixture.
                     let verdict = verdicts[body] ?? (caseProblem(body, &caseCheck)
-                        ?? fixtureProblem(body, fixturesDirectory: fixturesDirectory))
-                    verdicts[body] = verdict
+                        ?? fixtureProblem(body, fixturesDirectory: fixturesDirectory, bytesRead: &bytesChecked))
+                    if verdicts.updateValue(verdict, forKey: body) == nil { progress?(verdicts.count, bytesChecked) }
                     if let reason = verdict {
                         problems.append(ContractProblem(file: contract.file, path: path, reason: reason))
                     }
@@ -139,7 +143,7 @@ package enum ContractLoader {
             + "(file names are case-sensitive on Linux and on case-sensitive volumes)"
     }
 
-    private static func fixtureProblem(_ body: String, fixturesDirectory: String) -> String? {
+    private static func fixtureProblem(_ body: String, fixturesDirectory: String, bytesRead: inout Int) -> String? {
         if !FixturePath.placeholders(in: body).isEmpty {
             // Per-id files are looked up per request (a missing one is a 404); only their folder must exist.
             let folder = body.split(separator: "/").dropLast().joined(separator: "/")
@@ -155,6 +159,7 @@ package enum ContractLoader {
         guard let bytes = FileManager.default.contents(atPath: full) else {
             return "fixture \"\(body)\" not found in \(fixturesDirectory)"
         }
+        bytesRead += bytes.count
         if let target = FixtureContainment.escape(of: full, root: fixturesDirectory) {
             return "fixture \"\(body)\" is a symbolic link to \(target), outside the fixtures folder; it is never served"
         }

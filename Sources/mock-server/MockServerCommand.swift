@@ -97,8 +97,22 @@ enum MockServerCommand {
     }
 
     /// The server, not started, its contracts loaded and checked; a problem ends the process, the same
-    /// way for `serve` and `--list-endpoints`.
+    /// way for `serve` and `--list-endpoints`. Loading that takes more than a second says how far it got
+    /// on stderr, once a second.
     private static func load(_ configuration: MockServer.Configuration) -> MockServer {
+        var configuration = configuration
+        let started = POSIX.monotonicNanoseconds()
+        let lastReport = Locked<UInt64>(started)
+        configuration.loadProgress = { files, bytes in
+            let now = POSIX.monotonicNanoseconds()
+            guard now - started > 1_000_000_000,
+                  lastReport.withValue({ last in
+                      guard now - last >= 1_000_000_000 else { return false }
+                      last = now
+                      return true
+                  }) else { return }
+            emit("loading: \(files) fixture\(files == 1 ? "" : "s") checked, \(bytes >> 20) MiB…", toStandardError: true)
+        }
         do {
             return try MockServer(configuration: configuration)
         } catch {

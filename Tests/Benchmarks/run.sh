@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Benchmark: the release-built mock-server against nginx serving the same fixture, side by side.
 # Not part of `swift test` or CI.
-# Usage: [BASELINE=<git revision>] [ONLY=endpoints] Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
+# Usage: [BASELINE=<git revision>] [ONLY=endpoints|fixtures] Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
 # With BASELINE, that revision is built the same way and measured in the same run, interleaved, for
 # before/after figures (columns "before" and "after/before").
 # Prints one table (req/s and p99 per concurrency, ratio ours/nginx), start-up time, RSS, and a
 # URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
 # routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
+# Then start-up on large fixtures: one of 50 MB, and 2,000 files; ONLY=fixtures runs that alone.
 # Stops everything it started, by PID.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,7 +17,8 @@ WORK=$(mktemp -d)
 PIDS=()
 BASELINE=${BASELINE:-}
 ONLY=${ONLY:-}
-[ -z "$ONLY" ] || [ "$ONLY" = endpoints ] || { echo "ONLY=$ONLY: the only section to run alone is 'endpoints'" >&2; exit 2; }
+[ -z "$ONLY" ] || [ "$ONLY" = endpoints ] || [ "$ONLY" = fixtures ] || {
+    echo "ONLY=$ONLY: the sections that run alone are 'endpoints' and 'fixtures'" >&2; exit 2; }
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
@@ -151,8 +153,46 @@ PY
     echo "targets: last/first >= 0.9, start-up <= 20 ms; RSS of ours after load $((rss / 1024)).$(((rss % 1024) * 10 / 1024)) MiB"
 }
 
+# --- large fixtures: start-up with one 50 MB fixture, and with 2,000 fixture files ---------------
+large_fixtures() {
+    python3 - "$WORK/large" <<'PY'
+import json, os, sys
+root = sys.argv[1]
+for case in ("big", "many"):
+    os.makedirs("%s/%s/Contracts" % (root, case)); os.makedirs("%s/%s/Fixtures/items" % (root, case))
+item = {"id": 1, "name": "a product", "price": 12.5, "tags": ["a", "b"], "description": "x" * 180}
+with open(root + "/big/Fixtures/items/all.json", "w") as out:
+    json.dump({"items": [dict(item, id=i) for i in range(50_000_000 // 260)]}, out)
+endpoint = lambda i, body: {"id": "e%d" % i, "method": "GET", "path": "/e/%d" % i,
+                            "scenarios": [{"name": "success", "status": 200, "body": body, "expect": "success"}]}
+json.dump({"domain": "big", "endpoints": [endpoint(0, "items/all.json")]}, open(root + "/big/Contracts/big.json", "w"))
+for i in range(2000):
+    json.dump(dict(item, id=i), open("%s/many/Fixtures/items/%d.json" % (root, i), "w"))
+json.dump({"domain": "many", "endpoints": [endpoint(i, "items/%d.json" % i) for i in range(2000)]},
+          open(root + "/many/Contracts/many.json", "w"))
+PY
+    # The debug build is what `swift run mock-server` starts: the README's first command.
+    swift build --product mock-server >/dev/null
+    local debug servers labels
+    debug="$(swift build --show-bin-path)/mock-server"
+    servers=("$BIN" "$debug"); labels=("ours (release)" "ours (debug)")
+    [ -n "$BASELINE" ] && { servers+=("$BASE_BIN"); labels+=("$BASELINE (release)"); }
+    echo
+    echo "start-up to the first response with large fixtures (median of 10)"
+    printf '%-22s %14s %18s\n' server "one 50 MB" "2,000 files"
+    for i in "${!servers[@]}"; do
+        printf '%-22s %11s ms %15s ms\n' "${labels[$i]}" \
+            "$(startup_ms "${servers[$i]}" $((18500 + 20 * i)) /e/0 --contracts "$WORK/large/big/Contracts" --fixtures "$WORK/large/big/Fixtures")" \
+            "$(startup_ms "${servers[$i]}" $((18510 + 20 * i)) /e/0 --contracts "$WORK/large/many/Contracts" --fixtures "$WORK/large/many/Fixtures")"
+    done
+}
+
 if [ "$ONLY" = endpoints ]; then
     many_endpoints
+    exit 0
+fi
+if [ "$ONLY" = fixtures ]; then
+    large_fixtures
     exit 0
 fi
 
@@ -281,3 +321,4 @@ echo "URLSession client loop: $CLIENT"
 echo "idle wake-ups (context switches in 3 s, no client): ours $IDLE_OURS, nginx master+worker $IDLE_NGINX${BASELINE:+, before $IDLE_BASE}"
 
 many_endpoints
+large_fixtures

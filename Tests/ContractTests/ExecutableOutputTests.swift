@@ -99,4 +99,34 @@ struct ExecutableOutputTests {
         #expect(result.error.contains(#"d.json: endpoint second, scenario "slow": $.endpoints[1].scenarios[1].body: fixture "missing.json" not found"#),
                 "\(result.error)")
     }
+
+    /// Loading that takes more than a second (here, three 7 MB fixtures read strictly by a debug build)
+    /// says how far it got, on stderr, and then serves.
+    @Test func slowLoading_ReportsProgress_OnStandardError() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID().uuidString)")
+        let contracts = scratch.appendingPathComponent("Contracts"), fixtures = scratch.appendingPathComponent("Fixtures")
+        try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let item = #"{"id":123456,"name":"a product with a long enough name","price":12.5,"tags":["a","b"]},"#
+        let body = "[" + String(repeating: item, count: 7_000_000 / item.utf8.count) + "{}]"
+        var endpoints: [String] = []
+        for index in 0..<3 {
+            try Data(body.utf8).write(to: fixtures.appendingPathComponent("large\(index).json"))
+            endpoints.append(#"{ "id": "large\#(index)", "method": "GET", "path": "/large/\#(index)", "scenarios": [ { "name": "ok", "status": 200, "body": "large\#(index).json", "expect": "success" } ] }"#)
+        }
+        try Data(#"{ "domain": "large", "endpoints": [ \#(endpoints.joined(separator: ", ")) ] }"#.utf8)
+            .write(to: contracts.appendingPathComponent("large.json"))
+        let started = ContinuousClock.now
+        let result = try ExecutableTests.run(["--list-endpoints", "--contracts", contracts.path, "--fixtures", fixtures.path])
+        let took = ContinuousClock.now - started
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("large2"))
+        // A build quick enough to check 21 MB within a second or so has nothing to report.
+        if took > .seconds(2) {
+            #expect(result.error.hasPrefix("loading: ") && result.error.contains("fixtures checked"), "\(result.error)")
+        } else {
+            #expect(result.error.isEmpty || result.error.hasPrefix("loading: "), "\(result.error)")
+        }
+    }
 }

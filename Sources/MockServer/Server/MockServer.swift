@@ -45,6 +45,9 @@ public final class MockServer: Sendable {
         /// Cross-origin access to the mock endpoints for web front-ends; `nil` (the default) sends no
         /// CORS headers.
         public var cors: CORSPolicy?
+        /// Told after each fixture is checked while the contracts load: files and bytes so far (the
+        /// executable prints progress when loading takes more than a second).
+        public var loadProgress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)?
         /// How many requests the journal keeps.
         public var journalCapacity = 1_000
         /// Seconds a client may take to send a request's head, its body, or to send nothing between requests.
@@ -86,7 +89,8 @@ public final class MockServer: Sendable {
     public init(configuration: Configuration) throws(ContractLoadError) {
         self.configuration = configuration
         let contracts = try ContractLoader.load(contractsDirectory: configuration.contractsDirectory,
-                                                fixturesDirectory: configuration.fixturesDirectory)
+                                                fixturesDirectory: configuration.fixturesDirectory,
+                                                progress: configuration.loadProgress)
         if let scenario = configuration.scenario,
            !contracts.endpoints.contains(where: { $0.scenario(named: scenario) != nil }) {
             let known = Set(contracts.endpoints.flatMap { $0.scenarios.map(\.name) }).sorted()
