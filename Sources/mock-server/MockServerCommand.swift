@@ -50,8 +50,9 @@ enum MockServerCommand {
         let quiet: Bool
 
         /// The first line on standard output; a harness reads the port from it.
-        func listening(_ server: MockServer) -> String {
-            json ? #"{"event":"listening","port":\#(server.port),"url":"\#(server.url)"}"# : "listening on \(server.url)"
+        func listening(host: String, port: UInt16) -> String {
+            let url = "http://" + SocketError.display(host: host, port: port)
+            return json ? #"{"event":"listening","port":\#(port),"url":"\#(url)"}"# : "listening on \(url)"
         }
 
         /// Banner and table: standard output as text, standard error beside JSON, nowhere when quiet.
@@ -73,20 +74,21 @@ enum MockServerCommand {
         // kill the server, and many clients need many descriptors.
         POSIX.ignoreBrokenPipes()
         let descriptors = POSIX.raiseDescriptorLimit()
-        do {
-            try server.start()
-        } catch {
-            fail("cannot listen on \(server.address): \(error)", code: 1)
-        }
-        // Signals get a thread of their own, so a banner write blocked on a full stdout pipe cannot hold
-        // them up.
+        // Signals get a thread of their own, started first, so a line blocked on a full stdout pipe cannot
+        // hold them up.
         let signalThread: POSIX.ThreadHandle
         do {
             signalThread = try POSIX.startThread(stackSize: 256 * 1024) { handleSignals(server, output: output) }
         } catch {
             fail("cannot start the signal thread: \(error)", code: 1)
         }
-        emit(output.listening(server))
+        do {
+            // The listening line is written once the socket listens and before any request is served, so it
+            // is always the first line on stdout, ahead of the access log.
+            try server.start { port in emit(output.listening(host: configuration.host, port: port)) }
+        } catch {
+            fail("cannot listen on \(server.address): \(error)", code: 1)
+        }
         if server.isExposed { emit(exposureWarning(server), toStandardError: true) }
         let loops = configuration.threads == 1 ? "1 event loop" : "\(configuration.threads) event loops"
         output.note("\(loops) (\(server.ioBackend)), up to \(descriptors.map(String.init) ?? "an unknown number of") open descriptors")
@@ -117,7 +119,8 @@ enum MockServerCommand {
             return try MockServer(configuration: configuration)
         } catch {
             // An unknown --scenario is the command line's fault, not the contracts'.
-            if let scenario = error.problems.first(where: { $0.file == "--scenario" }), error.problems.count == 1 {
+            if let scenario = error.problems.first, scenario.file == MockServer.unknownScenarioFile,
+               error.problems.count == 1 {
                 fail("--scenario: \(scenario.reason)", code: 2)
             }
             for problem in error.problems { emit("error: \(problem)", toStandardError: true) }

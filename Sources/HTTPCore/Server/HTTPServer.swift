@@ -45,9 +45,13 @@ package final class HTTPServer: Sendable {
 
     /// Binds the socket and starts the event loops; returns once the server accepts connections.
     /// Calling it on a running server does nothing.
-    /// - Parameter watched: Descriptors every loop also watches (see ``WatchedDescriptor``).
+    /// - Parameters:
+    ///   - watched: Descriptors every loop also watches (see ``WatchedDescriptor``).
+    ///   - beforeServing: Called with the bound port once the socket listens and before any connection is
+    ///     served, so that what it prints comes before anything a request causes.
     /// - Throws: ``SocketError`` when the address is invalid or in use, or the I/O backend is unavailable.
-    package func start(watching watched: [WatchedDescriptor] = []) throws(SocketError) {
+    package func start(watching watched: [WatchedDescriptor] = [],
+                       beforeServing: (_ port: UInt16) -> Void = { _ in }) throws(SocketError) {
         guard running.current.listener < 0 else { return }
         let backend: IOBackend
         if let chosen = configuration.io {
@@ -57,6 +61,8 @@ package final class HTTPServer: Sendable {
             backend = try IOBackend.fromEnvironment(POSIX.environment(IOBackend.environmentVariable))
         }
         let listener = try POSIX.makeListener(host: configuration.host, port: configuration.port, backlog: 1024)
+        let port = POSIX.boundPort(listener)
+        beforeServing(port)
         let count = max(1, configuration.threads)
         let budget = ConnectionBudget(descriptorLimit: POSIX.descriptorLimit(), loops: count)
         var loops: [EventLoop] = []
@@ -76,7 +82,6 @@ package final class HTTPServer: Sendable {
             POSIX.close(listener)
             throw error
         }
-        let port = POSIX.boundPort(listener)
         running.withValue {
             $0 = Running(listener: listener, port: port, backend: backend, loops: loops, threads: threads)
         }

@@ -95,7 +95,7 @@ public final class MockServer: Sendable {
            !contracts.endpoints.contains(where: { $0.scenario(named: scenario) != nil }) {
             let known = Set(contracts.endpoints.flatMap { $0.scenarios.map(\.name) }).sorted()
             throw ContractLoadError(problems: [ContractProblem(
-                file: "--scenario", path: "-",
+                file: Self.unknownScenarioFile, path: "-",
                 reason: "no endpoint has a scenario \"\(scenario)\"; known: " + known.joined(separator: ", "))])
         }
         self.contracts = contracts
@@ -111,6 +111,10 @@ public final class MockServer: Sendable {
         core.settings.idleTimeout = Self.nanoseconds(configuration.idleTimeout)
         http = HTTPServer(configuration: core, responder: handler)
     }
+
+    /// The ``ContractProblem/file`` of the one problem an unknown ``Configuration/scenario`` raises: it is
+    /// the configuration's fault, not a contract's (the executable answers it as a usage error).
+    public static let unknownScenarioFile = "--scenario"
 
     /// The requests received so far.
     public var journal: Journal { handler.journal }
@@ -144,11 +148,17 @@ public final class MockServer: Sendable {
     /// dispositions, descriptor limits): those belong to the process that embeds the server.
     /// - Throws: ``SocketError`` when the address is invalid or in use, or the I/O backend is unavailable.
     public func start() throws(SocketError) {
+        try start(beforeServing: { _ in })
+    }
+
+    /// ``start()``, calling `beforeServing` with the bound port once the socket listens and before any
+    /// request is served (the executable prints its listening line there, ahead of any access-log line).
+    package func start(beforeServing: (_ port: UInt16) -> Void) throws(SocketError) {
         guard !http.isRunning else { return }
         let fixtures = handler.fixtures
         let watched = fixtures.startWatching().map { [WatchedDescriptor(fd: $0) { fixtures.refresh() }] } ?? []
         do {
-            try http.start(watching: watched)
+            try http.start(watching: watched, beforeServing: beforeServing)
         } catch {
             fixtures.stopWatching()
             throw error
