@@ -25,7 +25,10 @@ struct BodyRedaction: Sendable {
             }
         }
         guard bytes.count > Self.limit else { return (bytes, false) }
-        return (Array(bytes.prefix(Self.limit)), true)
+        // Cut before a UTF-8 continuation byte, never inside a character: a long text body stays text.
+        var end = Self.limit
+        while end > Self.limit - 3, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return (Array(bytes.prefix(end)), true)
     }
 
     static func isSecret(_ name: String) -> Bool {

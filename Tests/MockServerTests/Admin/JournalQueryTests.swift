@@ -59,6 +59,17 @@ struct JournalQueryTests {
         }
     }
 
+    @Test func longTextBody_IsCutBetweenCharacters_AndStaysText() async throws {
+        try await withServer { server in
+            // "é" is two bytes: 65,535 bytes of "a", then "é" straddles the 64 KiB limit.
+            let body = String(repeating: "a", count: 65_535) + "é" + String(repeating: "b", count: 100)
+            _ = try post(RawClient(port: server.port), "/upload", contentType: "text/plain", body: Array(body.utf8))
+            let entry = try #require(server.journal.entries().last)
+            #expect(entry.bodyTruncated && entry.body.count == 65_535)
+            #expect(entry.bodyText == String(repeating: "a", count: 65_535))
+        }
+    }
+
     @Test(arguments: [
         ("/__mock/journal?limit=abc", #"limit must be a whole number of 1 or more, not \"abc\""#),
         ("/__mock/journal?limit=0", "limit must be a whole number of 1 or more"),
