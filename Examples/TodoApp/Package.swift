@@ -8,14 +8,18 @@ let package = Package(
     name: "TodoApp",
     platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [
-        // In your project: .package(url: "https://github.com/<owner>/MockedNetworking.git", from: "1.0.0")
+        // In your project: .package(url: "https://github.com/<owner>/MockedNetworking.git", branch: "main")
         .package(name: "MockedNetworking", path: "../.."),
     ],
     targets: [
         .target(name: "TodoApp", dependencies: [.product(name: "Networking", package: "MockedNetworking")]),
         .testTarget(
             name: "TodoAppTests",
-            dependencies: ["TodoApp", .product(name: "MockServer", package: "MockedNetworking")]
+            dependencies: [
+                "TodoApp",
+                .product(name: "Networking", package: "MockedNetworking"),
+                .product(name: "MockServer", package: "MockedNetworking"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -7,20 +7,25 @@ enum EndpointTable {
     static let startUpLimit = 40
 
     /// The table, or for more than ``startUpLimit`` endpoints one summary line; then the admin API.
-    static func startUp(_ contracts: ContractSet) -> String {
+    static func startUp(_ contracts: ContractSet, serverScenario: String?) -> String {
         let count = contracts.endpoints.count
-        let listing = count <= startUpLimit ? render(contracts)
+        let listing = count <= startUpLimit ? render(contracts, serverScenario: serverScenario)
             : "\(count) endpoints in \(plural(contracts.contracts.count, "contract")); "
                 + "mock-server --list-endpoints prints them"
         return listing + "\nadmin API: /__mock/contracts, /__mock/scenarios/{id}, /__mock/journal, /__mock/events, "
             + "/__mock/health"
     }
 
-    /// One line per endpoint, in contract order, under a header, the columns aligned.
-    static func render(_ contracts: ContractSet) -> String {
+    /// One line per endpoint, in contract order, under a header, the columns aligned. Each endpoint's
+    /// default scenario comes first: `serverScenario` (`--scenario`) where the endpoint has it.
+    static func render(_ contracts: ContractSet, serverScenario: String?) -> String {
         let rows = contracts.endpoints.map { endpoint in
-            [endpoint.domain, endpoint.id, endpoint.method, endpoint.path.description,
-             endpoint.scenarios.map(\.name).joined(separator: ", ")]
+            var names = endpoint.scenarios.map(\.name)
+            if let serverScenario, let index = names.firstIndex(of: serverScenario) {
+                names.insert(names.remove(at: index), at: 0)
+            }
+            return [endpoint.domain, endpoint.id, endpoint.method, endpoint.path.description,
+                    names.joined(separator: ", ")]
         }
         let header = ["DOMAIN", "ENDPOINT", "METHOD", "PATH", "SCENARIOS (first is default)"]
         let widths = (0..<header.count).map { column in

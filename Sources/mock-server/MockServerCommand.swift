@@ -23,7 +23,7 @@ enum MockServerCommand {
         case .validate:
             validate(options.configuration)
         case .listEndpoints:
-            emit(EndpointTable.render(load(options.configuration).contracts))
+            emit(EndpointTable.render(load(options.configuration).contracts, serverScenario: options.configuration.scenario))
         case .serve:
             serve(options.configuration, output: Output(json: options.configuration.logFormat == .json,
                                                         quiet: options.quiet))
@@ -92,7 +92,7 @@ enum MockServerCommand {
         if server.isExposed { emit(exposureWarning(server), toStandardError: true) }
         let loops = configuration.threads == 1 ? "1 event loop" : "\(configuration.threads) event loops"
         output.note("\(loops) (\(server.ioBackend)), up to \(descriptors.map(String.init) ?? "an unknown number of") open descriptors")
-        output.note(EndpointTable.startUp(server.contracts))
+        output.note(EndpointTable.startUp(server.contracts, serverScenario: configuration.scenario))
         // Not dispatchMain(): it waits in sigsuspend with every signal unblocked, where SIGTERM's default
         // action would end the process before the signal thread takes it.
         signalThread.join()

@@ -129,4 +129,12 @@ struct ExecutableOutputTests {
             #expect(result.error.isEmpty || result.error.hasPrefix("loading: "), "\(result.error)")
         }
     }
+
+    /// The table lists each endpoint's default scenario first, and `--scenario` changes the default.
+    @Test func listEndpoints_WithScenario_PutsThatScenarioFirst() throws {
+        let result = try ExecutableTests.run(["--list-endpoints", "--scenario", "slow"] + folders)
+        #expect(result.status == 0, "\(result.error)")
+        let health = try #require(result.output.split(separator: "\n").first { $0.contains("healthCheck") })
+        #expect(health.hasSuffix("slow, success, requestErr, pathErr, serverErr, malformed, hang"), "\(health)")
+    }
 }

@@ -13,13 +13,12 @@ import TodoApp
 @Suite struct TodoServiceTests {
     /// One server for the suite, on a free port, serving this package's Contracts/ and Fixtures/.
     static let server: MockServer = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        var configuration = MockServer.Configuration(
+        let root = URL(fileURLWithPath: #filePath)          // <package>/Tests/TodoAppTests/this file
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let configuration = MockServer.Configuration(
             port: 0,
             contractsDirectory: root.appendingPathComponent("Contracts").path,
             fixturesDirectory: root.appendingPathComponent("Fixtures").path)
-        configuration.threads = 1
         // A broken contract fails here with every problem listed (file, JSON path, reason).
         let server = try! MockServer(configuration: configuration)
         try! server.start()  // returns once the server accepts connections
