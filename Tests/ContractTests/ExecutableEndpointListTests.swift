@@ -5,11 +5,11 @@ import Testing
 /// How the executable shows the endpoints: the table at start-up while it is short, a summary line
 /// once it is not, and the whole table on demand with `--list-endpoints`.
 struct ExecutableEndpointListTests {
-    @Test func listEndpoints_PrintsEveryBundledEndpoint_AndExitsZero() throws {
+    @Test func listEndpoints_PrintsEveryBundledEndpoint_AndExitsZero() async throws {
         // GIVEN
         let set = try ContractCatalog.contracts.get()
         // WHEN
-        let result = try ExecutableTests.run(["--list-endpoints", "--contracts", ContractCatalog.contractsDirectory,
+        let result = try await ExecutableTests.run(["--list-endpoints", "--contracts", ContractCatalog.contractsDirectory,
                                               "--fixtures", ContractCatalog.fixturesDirectory])
         // THEN a header, then one row per endpoint in contract order, its id in the second column
         #expect(result.status == 0, "\(result.error)")
@@ -20,20 +20,20 @@ struct ExecutableEndpointListTests {
         #expect(!result.output.contains("listening"))
     }
 
-    @Test func listEndpoints_FailsAsTheServerDoes_WhenTheContractsDoNotLoad() throws {
-        let listing = try ExecutableTests.run(["--list-endpoints", "--contracts", "/nonexistent",
+    @Test func listEndpoints_FailsAsTheServerDoes_WhenTheContractsDoNotLoad() async throws {
+        let listing = try await ExecutableTests.run(["--list-endpoints", "--contracts", "/nonexistent",
                                                "--fixtures", ContractCatalog.fixturesDirectory])
-        let serving = try ExecutableTests.run(["--port", "0", "--contracts", "/nonexistent",
+        let serving = try await ExecutableTests.run(["--port", "0", "--contracts", "/nonexistent",
                                                "--fixtures", ContractCatalog.fixturesDirectory])
         #expect(listing.status == 1 && listing.output.isEmpty)
         #expect(listing.error.contains("contracts folder not found"))
         #expect(listing.status == serving.status && listing.error == serving.error)
     }
 
-    @Test func listEndpoints_PrintsAThousandGeneratedEndpoints() throws {
+    @Test func listEndpoints_PrintsAThousandGeneratedEndpoints() async throws {
         let folder = try GeneratedContracts(endpoints: 1000)
         defer { folder.remove() }
-        let result = try ExecutableTests.run(["--list-endpoints", "--contracts", folder.contracts,
+        let result = try await ExecutableTests.run(["--list-endpoints", "--contracts", folder.contracts,
                                               "--fixtures", folder.fixtures])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n")
@@ -43,7 +43,7 @@ struct ExecutableEndpointListTests {
 
     /// `lines` counts what the server prints after its first line, up to and including the admin API line.
     @Test(arguments: [(40, 40 + 3), (41, 3), (1000, 3)])
-    func startUp_PrintsTheTableUpTo40Endpoints_AndASummaryLineBeyond(endpoints: Int, lines: Int) throws {
+    func startUp_PrintsTheTableUpTo40Endpoints_AndASummaryLineBeyond(endpoints: Int, lines: Int) async throws {
         // GIVEN
         let folder = try GeneratedContracts(endpoints: endpoints)
         defer { folder.remove() }

@@ -8,7 +8,7 @@ import Testing
 struct ExecutableOutputTests {
     private let folders = ["--contracts", ContractCatalog.contractsDirectory, "--fixtures", ContractCatalog.fixturesDirectory]
 
-    @Test func logJSON_PutsTheBannerAndTableOnStandardError() throws {
+    @Test func logJSON_PutsTheBannerAndTableOnStandardError() async throws {
         let process = Process()
         process.executableURL = try ExecutableTests.executableURL()
         process.arguments = ["--port", "0", "--log", "json"] + folders
@@ -27,7 +27,7 @@ struct ExecutableOutputTests {
         #expect(stderr.contains("DOMAIN") && stderr.contains("event loop"))
     }
 
-    @Test func quiet_PrintsOnlyTheListeningLine() throws {
+    @Test func quiet_PrintsOnlyTheListeningLine() async throws {
         let process = Process()
         process.executableURL = try ExecutableTests.executableURL()
         process.arguments = ["--port", "0", "--quiet"] + folders
@@ -47,7 +47,7 @@ struct ExecutableOutputTests {
         #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).isEmpty)
     }
 
-    @Test func missingFolders_AreNamedAbsolutely_WithAHint() throws {
+    @Test func missingFolders_AreNamedAbsolutely_WithAHint() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -74,14 +74,14 @@ struct ExecutableOutputTests {
         (["--scenario", "nope"], "--scenario: no endpoint has a scenario \"nope\"; known: "),
         (["--frobnicate"], "unknown option '--frobnicate'"),
     ])
-    func usageErrors_ExitTwo_WithOneLine(arguments: [String], message: String) throws {
-        let result = try ExecutableTests.run(arguments + folders + ["--port", "0"].filter { _ in arguments.first == "--scenario" })
+    func usageErrors_ExitTwo_WithOneLine(arguments: [String], message: String) async throws {
+        let result = try await ExecutableTests.run(arguments + folders + ["--port", "0"].filter { _ in arguments.first == "--scenario" })
         #expect(result.status == 2, "\(result.error)")
         #expect(result.error.contains(message), "\(result.error)")
         #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
     }
 
-    @Test func validate_NamesEndpointAndScenario_AndKeepsThePath() throws {
+    @Test func validate_NamesEndpointAndScenario_AndKeepsThePath() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("named-\(UUID().uuidString)")
         let contracts = scratch.appendingPathComponent("Contracts"), fixtures = scratch.appendingPathComponent("Fixtures")
         try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
@@ -94,7 +94,7 @@ struct ExecutableOutputTests {
                 { "name": "ok", "status": 200, "expect": "success" },
                 { "name": "slow", "status": 200, "body": "missing.json", "expect": "success" } ] } ] }
             """#.utf8).write(to: contracts.appendingPathComponent("d.json"))
-        let result = try ExecutableTests.run(["validate", "--contracts", contracts.path, "--fixtures", fixtures.path])
+        let result = try await ExecutableTests.run(["validate", "--contracts", contracts.path, "--fixtures", fixtures.path])
         #expect(result.status == 1)
         #expect(result.error.contains(#"d.json: endpoint second, scenario "slow": $.endpoints[1].scenarios[1].body: fixture "missing.json" not found"#),
                 "\(result.error)")
@@ -102,7 +102,7 @@ struct ExecutableOutputTests {
 
     /// Loading that takes more than a second (here, three 7 MB fixtures read strictly by a debug build)
     /// says how far it got, on stderr, and then serves.
-    @Test func slowLoading_ReportsProgress_OnStandardError() throws {
+    @Test func slowLoading_ReportsProgress_OnStandardError() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID().uuidString)")
         let contracts = scratch.appendingPathComponent("Contracts"), fixtures = scratch.appendingPathComponent("Fixtures")
         try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
@@ -118,7 +118,7 @@ struct ExecutableOutputTests {
         try Data(#"{ "domain": "large", "endpoints": [ \#(endpoints.joined(separator: ", ")) ] }"#.utf8)
             .write(to: contracts.appendingPathComponent("large.json"))
         let started = ContinuousClock.now
-        let result = try ExecutableTests.run(["--list-endpoints", "--contracts", contracts.path, "--fixtures", fixtures.path])
+        let result = try await ExecutableTests.run(["--list-endpoints", "--contracts", contracts.path, "--fixtures", fixtures.path])
         let took = ContinuousClock.now - started
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("large2"))
@@ -131,8 +131,8 @@ struct ExecutableOutputTests {
     }
 
     /// The table lists each endpoint's default scenario first, and `--scenario` changes the default.
-    @Test func listEndpoints_WithScenario_PutsThatScenarioFirst() throws {
-        let result = try ExecutableTests.run(["--list-endpoints", "--scenario", "slow"] + folders)
+    @Test func listEndpoints_WithScenario_PutsThatScenarioFirst() async throws {
+        let result = try await ExecutableTests.run(["--list-endpoints", "--scenario", "slow"] + folders)
         #expect(result.status == 0, "\(result.error)")
         let health = try #require(result.output.split(separator: "\n").first { $0.contains("healthCheck") })
         #expect(health.hasSuffix("slow, success, requestErr, pathErr, serverErr, malformed, hang"), "\(health)")

@@ -35,20 +35,20 @@ struct ExecutablePlatformTests {
     }
     #endif
 
-    @Test func ioFlag_AndEnvironment_ChooseTheBackend() throws {
+    @Test func ioFlag_AndEnvironment_ChooseTheBackend() async throws {
         #expect(try startLine(arguments: ["--io", "poll", "--threads", "3"]).hasPrefix("3 event loops (poll)"))
         #expect(try startLine(environment: ["MOCK_SERVER_IO": "poll"]).contains("(poll)"))
         #expect(try startLine(environment: ["MOCK_SERVER_IO": ""]).contains("(\(IOBackend.platformDefault))"))
     }
 
-    @Test func unavailableBackend_IsAUsageError_NamingTheAvailableOnes() throws {
+    @Test func unavailableBackend_IsAUsageError_NamingTheAvailableOnes() async throws {
         let other = IOBackend.platformDefault == .epoll ? "kqueue" : "epoll"
-        let flag = try ExecutableTests.run(["--io", other])
+        let flag = try await ExecutableTests.run(["--io", other])
         #expect(flag.status == 2)
         let available = IOBackend.available.map(\.description).joined(separator: ", ")
         #expect(flag.error.contains("--io: '\(other)' is not available here; use one of \(available)"))
 
-        let variable = try ExecutableTests.run(["--port", "0", "--contracts", ContractCatalog.contractsDirectory,
+        let variable = try await ExecutableTests.run(["--port", "0", "--contracts", ContractCatalog.contractsDirectory,
                                                 "--fixtures", ContractCatalog.fixturesDirectory],
                                                environment: ["MOCK_SERVER_IO": "select"])
         #expect(variable.status == 1)

@@ -9,6 +9,7 @@ import FoundationNetworking
 import Endpoints
 import Foundation
 import Networking
+import TestSupport
 import Testing
 
 /// Runs the built `mock-server` executable the way users and CI do.
@@ -66,25 +67,35 @@ struct ExecutableTests {
         #expect(process.terminationStatus == 0)
     }
 
-    @Test func executable_ValidateSubcommand_ReportsProblemsAndExitCode() throws {
-        let good = try Self.run(["validate", "--contracts", ContractCatalog.contractsDirectory,
+    @Test func executable_ValidateSubcommand_ReportsProblemsAndExitCode() async throws {
+        let good = try await Self.run(["validate", "--contracts", ContractCatalog.contractsDirectory,
                                  "--fixtures", ContractCatalog.fixturesDirectory])
         #expect(good.status == 0)
         #expect(good.output.hasPrefix("ok: 3 contracts, 11 endpoints"))
-        let bad = try Self.run(["validate", "--contracts", "/nonexistent", "--fixtures", "/nonexistent"])
+        let bad = try await Self.run(["validate", "--contracts", "/nonexistent", "--fixtures", "/nonexistent"])
         #expect(bad.status == 1)
         #expect(bad.error.contains("contracts folder not found"))
-        let usage = try Self.run(["--port", "http"])
+        let usage = try await Self.run(["--port", "http"])
         #expect(usage.status == 2)
         #expect(usage.error.contains("--port: 'http' is not 0...65535"))
     }
 
+    /// Runs the executable to its end, off the cooperative pool (see `offThePool`).
     static func run(
         _ arguments: [String],
         environment: [String: String] = [:]
+    ) async throws -> (status: Int32, output: String, error: String) {
+        let executable = try executableURL()
+        return try await offThePool { try runBlocking(executable, arguments, environment: environment) }
+    }
+
+    private static func runBlocking(
+        _ executable: URL,
+        _ arguments: [String],
+        environment: [String: String]
     ) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
-        process.executableURL = try executableURL()
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// Polls `condition` every 5 ms for up to `seconds`, instead of sleeping blindly or spinning on
@@ -21,4 +22,13 @@ public func waitUntil(
 public struct WaitTimedOut: Error, CustomStringConvertible {
     public let seconds: Double
     public var description: String { "gave up waiting after \(seconds) s" }
+}
+
+/// Runs blocking work (a child process read to its end, a socket read in a loop) on a thread of its own
+/// rather than on Swift's cooperative pool, which has one thread per core: a test that blocks a pool
+/// thread for long holds up every other test's tasks, which then time out for no reason of their own.
+public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
 }
