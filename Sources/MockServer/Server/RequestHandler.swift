@@ -38,10 +38,6 @@ final class RequestHandler: HTTPResponder {
                          eventQueueLimit: configuration.eventQueueLimit)
     }
 
-    func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply {
-        handle(request, fromLoopback: peerIsLoopback)
-    }
-
     func reject(_ status: HTTPStatus, reason: String) -> Reply {
         journal.append(JournalEntry(method: "-", target: "-", fields: [], bodySize: 0, endpoint: nil, scenario: nil,
                                     status: status.code, fault: nil, violations: [], reason: reason))
@@ -64,8 +60,7 @@ final class RequestHandler: HTTPResponder {
         journaled(.respond(response, note: .init(source: scenario)), entry)
     }
 
-    /// - Parameter fromLoopback: Whether the peer is on this machine's loopback interface.
-    func handle(_ request: HTTPRequest, fromLoopback: Bool) -> Reply {
+    func respond(to request: HTTPRequest, peerIsLoopback fromLoopback: Bool) -> Reply {
         if request.method == "OPTIONS" && request.target == "*" {
             let response = HTTPResponse(status: .noContent, headers: [("Allow", serverMethods)])
             return journaled(response, entry(request, status: 204))
