@@ -28,6 +28,12 @@ package struct HTTPDate {
         return "\(year)-\(pad(month))-\(pad(day))T\(pad(hour)):\(pad(minute)):\(pad(second)).\(millis)Z"
     }
 
+    /// ISO 8601 in UTC to the second, `2026-11-23T10:00:00Z`, for response templates' `{{now}}`.
+    package static func iso8601(seconds: Int) -> String {
+        let (year, month, day, hour, minute, second, _) = POSIX.utcFields(seconds)
+        return "\(year)-\(pad(month))-\(pad(day))T\(pad(hour)):\(pad(minute)):\(pad(second))Z"
+    }
+
     /// Reads what ``iso8601(seconds:milliseconds:)`` writes, as RFC 3339 §5.6 defines it in UTC:
     /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, every field in range (a leap second, 60, included). The fraction
     /// is a decimal: `.7` is 700 ms.

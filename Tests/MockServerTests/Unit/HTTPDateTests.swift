@@ -48,6 +48,17 @@ struct HTTPDateTests {
         #expect(HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds) == expected)
     }
 
+    /// The seconds-only form that response templates write for `{{now}}`.
+    @Test(arguments: [
+        (0, "1970-01-01T00:00:00Z"),
+        (1_709_210_096, "2024-02-29T12:34:56Z"),
+        (253_402_300_799, "9999-12-31T23:59:59Z"),
+    ])
+    func iso8601Seconds_IsUTC_WithoutAFraction(seconds: Int, expected: String) {
+        #expect(HTTPDate.iso8601(seconds: seconds) == expected)
+        #expect(HTTPDate.parseISO8601(expected).map { $0.0 } == seconds)
+    }
+
     @Test(arguments: [0, 784_111_777, 951_782_400, 1_709_251_199, 2_147_483_648, 4_107_542_400, 253_402_300_799])
     func parseISO8601_ReadsBackWhatIso8601Wrote(seconds: Int) throws {
         for milliseconds in [0, 7, 42, 999] {
