@@ -4,6 +4,8 @@ package struct Contract: Sendable {
     package let domain: String
     /// The file it was read from, as given to the loader.
     package let file: String
+    /// The domain's named states, the first being the initial one; empty when it declares none.
+    package let states: [String]
     package let endpoints: [ContractEndpoint]
 }
 
@@ -20,6 +22,8 @@ package struct ContractEndpoint: Sendable {
     package let contentType: String
     /// At least one; the first is the default.
     package let scenarios: [Scenario]
+    /// The scenario to play, by name, while the domain is in a given state and nothing else names one.
+    package let whenState: [String: String]
 
     /// The scenario named `name`, if any.
     package func scenario(named name: String) -> Scenario? {
@@ -54,9 +58,13 @@ package struct Scenario: Sendable {
     package let name: String
     /// The status to answer with; `nil` for a fault.
     package let status: Int?
-    /// The fixture to serve, relative to the fixtures folder; may use path parameters:
-    /// `products/{id}.json`. `nil` for an empty body.
+    /// The fixture to serve, relative to the fixtures folder; its file name may use path and query
+    /// parameters: `products/{id}.json`, `products/page-{page_no}.json`. `nil` for an empty body.
     package let body: String?
+    /// Served when the file a templated ``body`` names does not exist (or a parameter it needs is absent).
+    package let fallback: String?
+    /// Whether the fixture is a response template, filled in per request (see ``ResponseTemplate``).
+    package let isTemplate: Bool
     /// Extra response headers.
     package let headers: [String: String]
     /// Overrides the endpoint's content type.
@@ -70,6 +78,46 @@ package struct Scenario: Sendable {
     /// The client result this scenario must produce.
     package let expect: Expectation
     package let description: String?
+    /// Other scenarios of the endpoint to play in turn, one per request; `nil` for an ordinary scenario.
+    package let sequence: ScenarioSequence?
+    /// The state the domain moves to when this scenario is played.
+    package let setState: String?
+}
+
+/// A scenario that plays other scenarios of its endpoint in turn: `serverErr`, `serverErr`, `success`.
+package struct ScenarioSequence: Sendable, Equatable {
+    /// What follows the last step.
+    package enum AfterLast: String, Sendable, CaseIterable {
+        /// The last step is played again and again (the default).
+        case repeatLast
+        /// The sequence starts over from its first step.
+        case startOver
+    }
+
+    /// Scenario names of the same endpoint, none of them a sequence.
+    package let steps: [String]
+    package let afterLast: AfterLast
+
+    package init(steps: [String], afterLast: AfterLast) {
+        self.steps = steps
+        self.afterLast = afterLast
+    }
+
+    /// The index of the step to play after `position` requests (0 for the first request).
+    package func stepIndex(at position: Int) -> Int {
+        switch afterLast {
+        case .repeatLast: min(position, steps.count - 1)
+        case .startOver: position % steps.count
+        }
+    }
+
+    /// The position after one more request, kept small: it stops at the last step, or wraps.
+    package func position(after position: Int) -> Int {
+        switch afterLast {
+        case .repeatLast: min(position + 1, steps.count)
+        case .startOver: (position + 1) % steps.count
+        }
+    }
 }
 
 /// A transport-level misbehaviour of the mock server. Every fault's client result is `networkFail`.

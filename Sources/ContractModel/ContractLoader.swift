@@ -61,7 +61,8 @@ package enum ContractLoader {
         }
         problems += crossFileProblems(contracts)
         if isDirectory(fixturesDirectory) {
-            problems += fixtureProblems(contracts, fixturesDirectory: fixturesDirectory, progress: progress)
+            var checker = FixtureChecker(root: fixturesDirectory, progress: progress)
+            problems += checker.problems(of: contracts)
         }
         guard problems.isEmpty else {
             throw ContractLoadError(problems: problems.map { $0.naming(in: documents[$0.file]) })
@@ -109,78 +110,6 @@ package enum ContractLoader {
         return problems
     }
 
-    private static func fixtureProblems(_ contracts: [Contract], fixturesDirectory: String,
-                                        progress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)?) -> [ContractProblem] {
-        var problems: [ContractProblem] = []
-        var bytesChecked = 0
-        var caseCheck = FixtureCaseCheck(root: fixturesDirectory)
-        var verdicts: [String: String?] = [:]
-        for contract in contracts {
-            for (endpointIndex, endpoint) in contract.endpoints.enumerated() {
-                for (scenarioIndex, scenario) in endpoint.scenarios.enumerated() {
-                    guard let body = scenario.body else { continue }
-                    let path = "$.endpoints[\(endpointIndex)].scenarios[\(scenarioIndex)].body"
-                    // Checked once per distinct path: many scenarios often share one fixture.
-                    let verdict = verdicts[body] ?? (caseProblem(body, &caseCheck)
-                        ?? fixtureProblem(body, fixturesDirectory: fixturesDirectory, bytesRead: &bytesChecked))
-                    if verdicts.updateValue(verdict, forKey: body) == nil { progress?(verdicts.count, bytesChecked) }
-                    if let reason = verdict {
-                        problems.append(ContractProblem(file: contract.file, path: path, reason: reason))
-                    }
-                }
-            }
-        }
-        return problems
-    }
-
-    /// A path that names a file only when case is ignored works on a default macOS volume and fails on
-    /// Linux; it is a problem everywhere.
-    private static func caseProblem(_ body: String, _ check: inout FixtureCaseCheck) -> String? {
-        let templated = !FixturePath.placeholders(in: body).isEmpty
-        let checked = templated ? body.split(separator: "/").dropLast().joined(separator: "/") : body
-        guard !checked.isEmpty, let actual = check.differentlyCased(checked) else { return nil }
-        return "fixture path \"\(checked)\" differs in letter case from \"\(actual)\" on disk "
-            + "(file names are case-sensitive on Linux and on case-sensitive volumes)"
-    }
-
-    private static func fixtureProblem(_ body: String, fixturesDirectory: String, bytesRead: inout Int) -> String? {
-        if !FixturePath.placeholders(in: body).isEmpty {
-            // Per-id files are looked up per request (a missing one is a 404); only their folder must exist.
-            let folder = body.split(separator: "/").dropLast().joined(separator: "/")
-            let path = fixturesDirectory + "/" + folder
-            guard isDirectory(path) else { return "fixture folder \"\(folder)\" not found" }
-            if let link = FixtureContainment.firstEscape(in: path, root: fixturesDirectory) {
-                return "fixture \"\(folder)/\(link.name)\" is a symbolic link to \(link.target), outside the "
-                    + "fixtures folder; it is never served"
-            }
-            return nil
-        }
-        let full = fixturesDirectory + "/" + body
-        guard let bytes = FileManager.default.contents(atPath: full) else {
-            return "fixture \"\(body)\" not found in \(fixturesDirectory)"
-        }
-        bytesRead += bytes.count
-        if let target = FixtureContainment.escape(of: full, root: fixturesDirectory) {
-            return "fixture \"\(body)\" is a symbolic link to \(target), outside the fixtures folder; it is never served"
-        }
-        let isMalformedOnPurpose = body.split(separator: "/").contains { $0 == Substring(malformedFolder) }
-        if body.hasSuffix(".json") && !isMalformedOnPurpose {
-            // Our strict reader (RFC 8259) checks every fixture up to `strictFixtureLimit`. Past that, the
-            // toolchain's optimised decoder does, which keeps a debug build quick to start on a huge
-            // fixture (60 MB: 0.25 s, where ours takes 9 s) but lets trailing commas through; a
-            // failure is read again by ours, for the line and column.
-            if bytes.count <= strictFixtureLimit || (try? JSONDecoder().decode(AnyJSON.self, from: bytes)) == nil {
-                do {
-                    _ = try JSONValue.parse(bytes)
-                } catch {
-                    return "fixture \"\(body)\" is not valid JSON (\(error)); "
-                        + "put deliberately broken fixtures under a \"\(malformedFolder)/\" folder"
-                }
-            }
-        }
-        return nil
-    }
-
     /// `path` from the root, so a message says which folder was looked for wherever the server was started.
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -218,11 +147,6 @@ extension ContractProblem {
         }
         return Int(path[start..<end])
     }
-}
-
-/// Decodes from any JSON document and keeps nothing: the decoder has checked the whole document first.
-private struct AnyJSON: Decodable {
-    init(from decoder: any Decoder) throws {}
 }
 
 extension PathTemplate {

@@ -11,18 +11,65 @@ package enum FixturePath {
         return names
     }
 
-    /// Substitutes path parameters into `template` and returns the relative path, or `nil` when a
-    /// value could leave the fixtures folder.
+    /// A fixture path with its placeholders filled in, or why it cannot be.
+    package enum Filled: Equatable {
+        case path(String)
+        /// The request carries no value for this placeholder (an optional query parameter).
+        case absent(String)
+        /// This placeholder's value cannot be part of a file name.
+        case unsafe(String)
+    }
+
+    /// Substitutes parameter values (path parameters, then query parameters) into `template`.
     ///
     /// Values are restricted to letters, digits, `-` and `_` (plus inner dots), so no combination of
     /// percent-encoding, `..`, `/`, `\` or NUL in a request can name a file outside the folder.
-    package static func resolve(_ template: String, parameters: [String: String]) -> String? {
+    package static func fill(_ template: String, parameters: [String: String],
+                             query: [(name: String, value: String)] = []) -> Filled {
         var result = template
-        for (name, value) in parameters where template.contains("{\(name)}") {
-            guard isSafe(value) else { return nil }
+        for name in placeholders(in: template) {
+            guard let value = parameters[name] ?? query.first(where: { $0.name == name })?.value else {
+                return .absent(name)
+            }
+            guard isSafe(value) else { return .unsafe(name) }
             result = result.replacing("{\(name)}", with: value)
         }
-        return result
+        return .path(result)
+    }
+
+    /// ``fill(_:parameters:query:)`` for path parameters alone: the relative path, or `nil` when a value
+    /// is missing or could leave the fixtures folder.
+    package static func resolve(_ template: String, parameters: [String: String]) -> String? {
+        if case .path(let path) = fill(template, parameters: parameters) { path } else { nil }
+    }
+
+    /// Whether `fileName` is a name the file-name `pattern` (`page-{page_no}.json`) can produce: each
+    /// placeholder standing for a value ``fill(_:parameters:query:)`` accepts and `accepts(name, value)`
+    /// allows (a parameter declared `integer` only produces integers).
+    package static func matches(
+        _ fileName: String,
+        pattern: String,
+        accepts: (_ name: String, _ value: String) -> Bool = { _, _ in true }
+    ) -> Bool {
+        matches(Substring(fileName), Substring(pattern), accepts)
+    }
+
+    private static func matches(_ name: Substring, _ pattern: Substring, _ accepts: (String, String) -> Bool) -> Bool {
+        guard let open = pattern.firstIndex(of: "{"), let close = pattern[open...].firstIndex(of: "}") else {
+            return name == pattern
+        }
+        let prefix = pattern[..<open]
+        guard name.hasPrefix(prefix) else { return false }
+        let placeholder = String(pattern[pattern.index(after: open)..<close])
+        let rest = name.dropFirst(prefix.count), after = pattern[pattern.index(after: close)...]
+        // Try every length for the value, shortest first, so `{a}-{b}.json` splits at some dash.
+        var end = rest.startIndex
+        while end < rest.endIndex {
+            end = rest.index(after: end)
+            let value = String(rest[..<end])
+            if isSafe(value) && accepts(placeholder, value) && matches(rest[end...], after, accepts) { return true }
+        }
+        return false
     }
 
     /// Whether `relativePath` names a file inside the fixtures folder by its spelling alone: relative, no

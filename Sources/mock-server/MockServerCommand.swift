@@ -45,7 +45,7 @@ enum MockServerCommand {
 
     /// Where the start-up lines go: with `--log json` standard output carries only JSON lines (the
     /// listening line as one), so `mock-server --log json | jq` works; `--quiet` keeps the listening line only.
-    struct Output {
+    struct Output: Sendable {
         let json: Bool
         let quiet: Bool
 
@@ -60,12 +60,26 @@ enum MockServerCommand {
             if !quiet { MockServerCommand.emit(text, toStandardError: json) }
         }
 
+        /// A reload that worked is a note; one that failed is an error, on standard error even when quiet,
+        /// with every problem.
+        func reloaded(_ outcome: ReloadOutcome) {
+            guard !outcome.succeeded else {
+                note("contracts reloaded: \(outcome.endpoints) endpoints")
+                return
+            }
+            for problem in outcome.problems { MockServerCommand.emit("error: \(problem)", toStandardError: true) }
+            MockServerCommand.emit("mock-server: contracts not reloaded (\(outcome.problems.count) problem(s)); "
+                                   + "still serving the previous set", toStandardError: true)
+        }
+
         func stopped(_ signal: POSIX.Signal) -> String {
             json ? #"{"event":"stopped","signal":"\#(signal.name)"}"# : "stopped (\(signal.name))"
         }
     }
 
     private static func serve(_ configuration: MockServer.Configuration, output: Output) {
+        var configuration = configuration
+        configuration.onReload = { output.reloaded($0) }
         // Before any thread starts: every thread inherits the blocked set, and a signal that arrives
         // while the contracts load or the server starts stays pending until the signal thread takes it.
         POSIX.blockSignals(POSIX.Signal.allCases)
@@ -138,8 +152,8 @@ enum MockServerCommand {
         return "warning: \(reach) can reach the mock endpoints; \(token)"
     }
 
-    /// SIGINT, SIGTERM and SIGQUIT stop accepting, let in-flight responses finish, and exit 0. SIGHUP,
-    /// SIGUSR1 and SIGUSR2 are logged and ignored.
+    /// SIGINT, SIGTERM and SIGQUIT stop accepting, let in-flight responses finish, and exit 0. SIGHUP
+    /// reloads the contracts. SIGUSR1 and SIGUSR2 are logged and ignored.
     private static func handleSignals(_ server: MockServer, output: Output) -> Never {
         while true {
             let signal = POSIX.waitForSignal(POSIX.Signal.allCases)
@@ -150,8 +164,11 @@ enum MockServerCommand {
                 LogWriter.shared.write(output.stopped(signal))
                 LogWriter.shared.flush(seconds: 1)
                 POSIX.exit(0)
-            case .hangUp, .user1, .user2:
-                emit("\(signal.name) ignored (SIGINT, SIGTERM or SIGQUIT stop the server)", toStandardError: true)
+            case .hangUp:
+                server.reloadContracts()
+            case .user1, .user2:
+                emit("\(signal.name) ignored (SIGINT, SIGTERM or SIGQUIT stop the server, SIGHUP reloads the contracts)",
+                     toStandardError: true)
             }
         }
     }

@@ -52,8 +52,10 @@ struct AnyHashableSendable: Hashable, @unchecked Sendable {
 
 /// How to call one contract endpoint through its typed service, and how to read its fixture.
 struct ContractCall: Sendable {
-    /// Path parameters the call uses, to resolve `products/{id}.json`-style fixtures.
+    /// Path and query parameters the call uses, to resolve `products/{id}.json`-style fixtures.
     let parameters: [String: String]
+    /// What a template's placeholders (`query.page_no`) become for this call's request.
+    var templateValues: [String: String] = [:]
     let invoke: @Sendable (Services, [any RequestInterceptor]) async -> Observation
     /// Decodes the success fixture the way the typed call decodes a response; `nil` for no value.
     let decodeFixture: @Sendable (Data) throws -> AnyHashableSendable?
@@ -78,8 +80,9 @@ enum CallRegistry {
     static let calls: [String: ContractCall] = [
         "healthCheck": call { services, interceptors in await services.health.check(interceptors: interceptors) }
             fixture: { String(decoding: $0, as: UTF8.self) },
-        "productList": call { await $0.products.list(page: 1, itemsPerPage: 20, interceptors: $1) }
-            fixture: { try ProductAPI.decoder.decode(ProductList.self, from: $0) },
+        "productList": call(["page_no": "1"], templateValues: ["query.page_no": "1", "query.items_per_page": "20"]) {
+            await $0.products.list(page: 1, itemsPerPage: 20, interceptors: $1)
+        } fixture: { try ProductAPI.decoder.decode(ProductList.self, from: $0) },
         "productDetail": call(["id": "1"]) { await $0.products.detail(id: 1, interceptors: $1) }
             fixture: { try ProductAPI.decoder.decode(Product.self, from: $0) },
         "productCreate": call { services, interceptors in
@@ -93,8 +96,9 @@ enum CallRegistry {
             await services.products.update(id: 2, changes: ProductUpdate(price: 84.99, secret: "s3cret"),
                                            interceptors: interceptors)
         } fixture: { try ProductAPI.decoder.decode(Product.self, from: $0) },
-        "answerQuestion": call { await $0.questions.answer(index: 3, myAnswer: "한강 공원", interceptors: $1) }
-            fixture: { try envelope(Question.self, $0) },
+        "answerQuestion": call(templateValues: ["body/index": "3", "body/myAnswer": "한강 공원"]) {
+            await $0.questions.answer(index: 3, myAnswer: "한강 공원", interceptors: $1)
+        } fixture: { try envelope(Question.self, $0) },
         "latestPageNo": call { await $0.questions.latestPageNo(interceptors: $1) }
             fixture: { try envelope(LatestPageNo.self, $0) },
         "question": call(["index": "2"]) { await $0.questions.question(index: 2, interceptors: $1) }
@@ -108,10 +112,11 @@ enum CallRegistry {
 
     private static func call<Value: Hashable & Sendable>(
         _ parameters: [String: String] = [:],
+        templateValues: [String: String] = [:],
         _ invoke: @escaping @Sendable (Services, [any RequestInterceptor]) async -> NetworkResult<Value>,
         fixture: @escaping @Sendable (Data) throws -> Value
     ) -> ContractCall {
-        ContractCall(parameters: parameters,
+        ContractCall(parameters: parameters, templateValues: templateValues,
                      invoke: { Observation(await invoke($0, $1)) { AnyHashableSendable($0) } },
                      decodeFixture: { AnyHashableSendable(try fixture($0)) })
     }

@@ -3,6 +3,7 @@ import Foundation
 import MockServer
 import Networking
 import Testing
+import TestSupport
 
 /// Every scenario of every contract, through the typed client over real loopback TCP: the result
 /// maps to the contract's `expect`, and the journal shows the client's request conforming.
@@ -14,39 +15,48 @@ struct ContractScenarioTests {
         #expect(!ContractCatalog.cases.isEmpty)
     }
 
+    /// Each case runs in its own mock session, so cases run in parallel even when one moves its domain
+    /// to another state or walks a sequence.
     @Test(arguments: ContractCatalog.cases)
     func scenario_MapsToItsExpectedResult(_ contractCase: ContractCase) async throws {
         let server = try LiveServer.shared.get()
         let call = try #require(CallRegistry.calls[contractCase.endpoint.id],
                                 "no typed call registered for \(contractCase.endpoint.id)")
         let scenario = contractCase.scenario
-        let trace = UUID().uuidString
-        // URLSession on Linux truncates timeouts to whole seconds; 1 s keeps no_response cases short.
-        let timeout: TimeInterval = scenario.fault == .noResponse ? 1 : 5
-        let (client, session) = LiveServer.client(
-            port: server.port, headers: [RequestHandlerHeaders.scenario: scenario.name, LiveServer.traceHeader: trace],
-            timeout: timeout)
-        defer { session.finishTasksAndInvalidate() }
+        // A sequence is checked step by step, one request each.
+        let steps = try scenario.sequence.map { sequence in
+            try sequence.steps.map { step in try #require(contractCase.endpoint.scenario(named: step)) }
+        } ?? [scenario]
+        let session = MockSession(scenario: scenario.name)
+        for step in steps {
+            let trace = UUID().uuidString
+            // URLSession on Linux truncates timeouts to whole seconds; 1 s keeps no_response cases short.
+            let timeout: TimeInterval = step.fault == .noResponse ? 1 : 5
+            let (client, urlSession) = LiveServer.client(port: server.port, headers: [LiveServer.traceHeader: trace],
+                                                         session: session, timeout: timeout)
+            defer { urlSession.finishTasksAndInvalidate() }
 
-        // WHEN
-        let observation = await call.invoke(Services(client: client), [])
+            // WHEN
+            let observation = await call.invoke(Services(client: client), [])
 
-        // THEN the result is the contract's
-        #expect(observation.caseName == scenario.expect.rawValue,
-                "\(contractCase.testDescription): expected \(scenario.expect.rawValue), got \(observation.caseName)")
-        try checkDetails(observation, contractCase, call)
+            // THEN the result is the contract's
+            #expect(observation.caseName == step.expect.rawValue,
+                    "\(contractCase.testDescription), step \(step.name): expected \(step.expect.rawValue), got \(observation.caseName)")
+            try checkDetails(observation, step, call)
 
-        // AND the server saw a conforming request for this endpoint and scenario
-        let entry = try #require(LiveServer.entry(in: server, trace: trace), "no journal entry for the request")
-        #expect(entry.endpoint == contractCase.endpoint.id)
-        #expect(entry.scenario == scenario.name)
-        #expect(entry.violations == [], "the client broke the contract: \(entry.violations)")
-        #expect(entry.status == scenario.status)
-        #expect(entry.fault == scenario.fault?.rawValue)
+            // AND the server saw a conforming request for this endpoint and scenario
+            let entry = try #require(LiveServer.entry(in: server, trace: trace), "no journal entry for the request")
+            #expect(entry.endpoint == contractCase.endpoint.id)
+            #expect(entry.scenario == step.name)
+            #expect(entry.scenarioSequence == scenario.sequence.map { _ in scenario.name })
+            #expect(entry.session == session.id)
+            #expect(entry.violations == [], "the client broke the contract: \(entry.violations)")
+            #expect(entry.status == step.status)
+            #expect(entry.fault == step.fault?.rawValue)
+        }
     }
 
-    private func checkDetails(_ observation: Observation, _ contractCase: ContractCase, _ call: ContractCall) throws {
-        let scenario = contractCase.scenario
+    private func checkDetails(_ observation: Observation, _ scenario: Scenario, _ call: ContractCall) throws {
         switch scenario.expect {
         case .success:
             let fixture = try fixtureData(scenario, call)
@@ -73,11 +83,24 @@ struct ContractScenarioTests {
         .noResponse: .timedOut,
     ]
 
+    /// The fixture the call's request selects (its fallback when that file does not exist), with a
+    /// template's placeholders filled in from the values the call sends: the test's own substitution,
+    /// independent of the server's renderer.
     private func fixtureData(_ scenario: Scenario, _ call: ContractCall) throws -> Data {
         guard let template = scenario.body else { return Data() }
-        let path = try #require(FixturePath.resolve(template, parameters: call.parameters))
-        return try Data(contentsOf: URL(fileURLWithPath: ContractCatalog.fixturesDirectory + "/" + path))
+        let candidates = [template, scenario.fallback].compactMap { $0 }.compactMap {
+            FixturePath.resolve($0, parameters: call.parameters)
+        }
+        let path = try #require(candidates.first { FileManager.default.fileExists(atPath: Self.fixture($0)) },
+                                "no fixture among \(candidates)")
+        var text = try String(contentsOfFile: Self.fixture(path), encoding: .utf8)
+        guard scenario.isTemplate else { return Data(text.utf8) }
+        for (placeholder, value) in call.templateValues { text = text.replacingOccurrences(of: "{{\(placeholder)}}", with: value) }
+        #expect(!text.contains("{{"), "a placeholder of \(path) has no value in the call's templateValues")
+        return Data(text.utf8)
     }
+
+    private static func fixture(_ path: String) -> String { ContractCatalog.fixturesDirectory + "/" + path }
 
     /// The message a requestErr must carry: the body's `responseMsg` or `message`, else its text.
     static func expectedMessage(_ body: Data) -> String {

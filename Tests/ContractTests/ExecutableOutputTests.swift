@@ -135,6 +135,6 @@ struct ExecutableOutputTests {
         let result = try await ExecutableTests.run(["--list-endpoints", "--scenario", "slow"] + folders)
         #expect(result.status == 0, "\(result.error)")
         let health = try #require(result.output.split(separator: "\n").first { $0.contains("healthCheck") })
-        #expect(health.hasSuffix("slow, success, requestErr, pathErr, serverErr, malformed, hang"), "\(health)")
+        #expect(health.hasSuffix("slow, success, requestErr, pathErr, serverErr, malformed, hang, flaky"), "\(health)")
     }
 }

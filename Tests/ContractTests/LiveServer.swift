@@ -27,12 +27,14 @@ enum LiveServer {
     /// A client on its own ephemeral session (no shared cookies or pooled connections between cases).
     /// - Parameters:
     ///   - timeout: Whole seconds; FoundationNetworking truncates fractions.
-    static func client(port: UInt16, headers: [String: String], timeout: TimeInterval = 5) -> (APIClient, URLSession) {
+    ///   - session: The mock session (and scenario) every request names; a new one by default.
+    static func client(port: UInt16, headers: [String: String] = [:], session: MockSession = MockSession(),
+                       timeout: TimeInterval = 5) -> (APIClient, URLSession) {
         _ = descriptorLimit
-        let session = URLSession(configuration: .ephemeral)
-        let client = APIClient(environment: .local(port: Int(port)), dispatcher: URLSessionDispatcher(session: session),
-                               interceptors: [HeaderInterceptor(headers)], defaultTimeout: timeout)
-        return (client, session)
+        let urlSession = URLSession(configuration: .ephemeral)
+        let client = APIClient(environment: .local(port: Int(port)), dispatcher: URLSessionDispatcher(session: urlSession),
+                               interceptors: [HeaderInterceptor(headers), session], defaultTimeout: timeout)
+        return (client, urlSession)
     }
 
     /// The journal entry of the request that carried `trace`.

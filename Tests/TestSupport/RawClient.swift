@@ -165,3 +165,19 @@ public extension RawClient {
         return try readResponse()
     }
 }
+
+public extension RawClient {
+    /// Sends any request, with a `Content-Length` when there is a body, and reads its response.
+    func request(
+        _ method: String,
+        _ target: String,
+        headers: [String: String] = [:],
+        body: String = ""
+    ) throws -> RawResponse {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
+        if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) { text += "Content-Length: \(body.utf8.count)\r\n" }
+        send(text + "\r\n" + body)
+        return try readResponse()
+    }
+}

@@ -22,6 +22,7 @@ package struct HTTPStatus: Equatable, Sendable {
     package static let requestTimeout = HTTPStatus(408)
     package static let contentTooLarge = HTTPStatus(413)
     package static let uriTooLong = HTTPStatus(414)
+    package static let unprocessableContent = HTTPStatus(422)
     package static let headerFieldsTooLarge = HTTPStatus(431)
     package static let internalServerError = HTTPStatus(500)
     package static let notImplemented = HTTPStatus(501)

@@ -6,46 +6,69 @@ import Foundation
 import ContractModel
 import HTTPCore
 
-/// The admin API under `/__mock/`: contracts and scenarios, the active scenario per endpoint, and the
-/// request journal. JSON in and out; its own requests are not journaled.
+/// The admin API under `/__mock/`: contracts and scenarios, domain states and sessions, reload, and
+/// the request journal. JSON in and out; its own requests are not journaled. Calls that read or change
+/// run-time state take `?session=<id>` (default: the session of requests without `X-Mock-Session`).
+/// States, sessions and reload are in `AdminAPI+Sessions.swift`.
 struct AdminAPI: Sendable {
     static let prefix = "__mock"
 
-    let contracts: ContractSet
+    let contracts: ContractReloader
     let scenarios: ScenarioStore
     let journal: Journal
     /// The most bytes of events that may wait for a slow `GET /__mock/events` reader before it is dropped.
     let eventQueueLimit: Int
 
+    /// The routes and the methods each takes, for 405s and the 404's list.
+    private static let routes: [(path: String, methods: String)] = [
+        ("health", "GET"), ("contracts", "GET"), ("scenarios", "DELETE"), ("scenarios/{id}", "PUT, DELETE"),
+        ("states", "GET, DELETE"), ("states/{domain}", "PUT, DELETE"), ("sessions", "GET, DELETE"),
+        ("sessions/{id}", "DELETE"), ("reload", "POST"), ("journal", "GET, DELETE"), ("events", "GET"),
+    ]
+
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
         let method = request.method == "HEAD" ? "GET" : request.method
-        let route = segments.joined(separator: "/")
-        let endpointID = segments.count == 2 && segments[0] == "scenarios" ? segments[1] : ""
-        switch (method, route) {
-        case ("GET", "health"):
-            return json(.ok, Health(status: "ok", endpoints: contracts.endpoints.count))
-        case ("GET", "contracts"):
-            return json(.ok, listing())
-        case ("PUT", _) where !endpointID.isEmpty:
-            return setScenario(endpointID, body: request.body)
-        case ("DELETE", _) where !endpointID.isEmpty:
-            guard scenarios.reset(endpointID: endpointID) else { return unknownEndpoint(endpointID) }
-            return json(.ok, listing().flatMap(\.endpoints).first { $0.id == endpointID })
-        case ("DELETE", "scenarios"):
-            scenarios.resetAll()
-            return json(.ok, listing())
-        case ("GET", "journal"):
-            let items = PercentDecoding.queryItems(request.query) ?? []
+        let query = PercentDecoding.queryItems(request.query) ?? []
+        let session = query.first { $0.name == "session" }?.value ?? ScenarioStore.defaultSession
+        let serving = contracts.current
+        let name = segments.count == 2 ? segments[1] : ""
+        switch (method, segments.first ?? "", segments.count) {
+        case ("GET", "health", 1):
+            return health(serving)
+        case ("GET", "contracts", 1):
+            return json(.ok, listing(serving, session: session))
+        case ("PUT", "scenarios", 2):
+            return setScenario(name, body: request.body, session: session, serving)
+        case ("DELETE", "scenarios", 2):
             do {
-                let query = try JournalQuery.parse(endpoint: items.first { $0.name == "endpoint" }?.value,
-                                                   limit: items.first { $0.name == "limit" }?.value)
-                return json(.ok, try query.apply(to: journal.entries(), knownEndpoints: contracts.endpoints.map(\.id)))
+                try scenarios.reset(endpointID: name, session: session, in: serving)
+            } catch {
+                return unknownEndpoint(name)
+            }
+            return json(.ok, listing(serving, session: session).flatMap(\.endpoints).first { $0.id == name })
+        case ("DELETE", "scenarios", 1):
+            scenarios.resetScenarios(session: session)
+            return json(.ok, listing(serving, session: session))
+        case ("GET", "states", 1), ("PUT", "states", 2), ("DELETE", "states", _):
+            return states(method, domain: segments.count == 2 ? name : nil, body: request.body, session: session, serving)
+        case ("GET", "sessions", 1), ("DELETE", "sessions", _):
+            return sessions(method, id: segments.count == 2 ? name : nil, serving)
+        case ("POST", "reload", 1):
+            let outcome = contracts.reload()
+            return json(outcome.succeeded ? .ok : .unprocessableContent, ReloadListing(outcome))
+        case ("GET", "journal", 1):
+            do {
+                let filter = try JournalQuery.parse(endpoint: query.first { $0.name == "endpoint" }?.value,
+                                                    limit: query.first { $0.name == "limit" }?.value,
+                                                    session: query.first { $0.name == "session" }?.value)
+                return json(.ok, try filter.apply(to: journal.entries(),
+                                                  knownEndpoints: serving.routes.map(\.id)))
             } catch {
                 return .respond(ServerJSON.error(.badRequest, error.description))
             }
-        case ("GET", "events"):
-            return events(request)
-        case ("DELETE", "journal"):
+        case ("GET", "events", 1):
+            return events(request, query: query)
+        case ("DELETE", "journal", 1):
             journal.clear()
             return .respond(HTTPResponse(status: .noContent))
         default:
@@ -55,8 +78,7 @@ struct AdminAPI: Sendable {
 
     /// The journal as server-sent events, from now on; or, after `Last-Event-ID` (sent by a reconnecting
     /// `EventSource`) or `?after=<sequence>`, from the first kept entry after it.
-    private func events(_ request: HTTPRequest) -> Reply {
-        let query = PercentDecoding.queryItems(request.query) ?? []
+    private func events(_ request: HTTPRequest, query: [(name: String, value: String)]) -> Reply {
         let after = request.headers["Last-Event-ID"] ?? query.first { $0.name == "after" }?.value
         var lastSeen: Int?
         if let after {
@@ -72,32 +94,38 @@ struct AdminAPI: Sendable {
         return Reply(.stream(EventStreamFormat.response, stream))
     }
 
-    private struct Health: Encodable {
-        let status: String
-        let endpoints: Int
-    }
+    // MARK: - Contracts and scenarios
 
     struct EndpointListing: Encodable {
         let id: String
         let method: String
         let path: String
         let scenarios: [String]
+        /// The scenario a request without `X-Mock-Scenario` plays now (a sequence's name, not its step).
         let active: String
+        /// Why: `override`, `state`, `server` or `first`.
+        let activeBecause: String
     }
 
     struct DomainListing: Encodable {
         let domain: String
         let file: String
+        let states: [String]?
+        let state: String?
         let endpoints: [EndpointListing]
     }
 
-    private func listing() -> [DomainListing] {
-        contracts.contracts.map { contract in
-            DomainListing(domain: contract.domain, file: contract.file, endpoints: contract.endpoints.map { endpoint in
-                EndpointListing(id: endpoint.id, method: endpoint.method, path: endpoint.path.description,
-                                scenarios: endpoint.scenarios.map(\.name),
-                                active: scenarios.activeName(endpointID: endpoint.id) ?? "")
-            })
+    private func listing(_ serving: ServingSet, session: String) -> [DomainListing] {
+        serving.contracts.contracts.map { contract in
+            DomainListing(
+                domain: contract.domain, file: contract.file, states: contract.states.isEmpty ? nil : contract.states,
+                state: scenarios.currentState(domain: contract.domain, session: session, in: serving),
+                endpoints: contract.endpoints.compactMap { serving.routesByID[$0.id] }.map { route in
+                    let selection = scenarios.select(route, requested: nil, session: session, advancing: false)
+                    return EndpointListing(id: route.id, method: route.method, path: route.path.description,
+                                           scenarios: route.plays.map(\.name), active: selection.chosen.name,
+                                           activeBecause: selection.reason.rawValue)
+                })
         }
     }
 
@@ -105,21 +133,30 @@ struct AdminAPI: Sendable {
         let scenario: String
     }
 
-    private func setScenario(_ id: String, body: [UInt8]) -> Reply {
+    private func setScenario(_ id: String, body: [UInt8], session: String, _ serving: ServingSet) -> Reply {
         guard let choice = try? JSONDecoder().decode(ScenarioChoice.self, from: Data(body)) else {
             return .respond(ServerJSON.error(.badRequest, #"expected a JSON body {"scenario": "<name>"}"#))
         }
         do {
-            try scenarios.set(endpointID: id, scenario: choice.scenario)
+            try scenarios.set(endpointID: id, scenario: choice.scenario, session: session, in: serving)
         } catch {
-            switch error {
-            case .unknownEndpoint:
-                return unknownEndpoint(id)
-            case .unknownScenario(let message, let valid):
-                return .respond(ServerJSON.error(.badRequest, message, validScenarios: valid))
-            }
+            return changeError(error, name: id)
         }
-        return json(.ok, listing().flatMap(\.endpoints).first { $0.id == id })
+        return json(.ok, listing(serving, session: session).flatMap(\.endpoints).first { $0.id == id })
+    }
+
+    // MARK: - Errors and encoding
+
+    func changeError(_ error: ScenarioStore.ChangeError, name: String) -> Reply {
+        switch error {
+        case .unknownEndpoint:
+            return unknownEndpoint(name)
+        case .unknownDomain(let known):
+            let list = known.isEmpty ? "no contract declares states" : "domains with states: " + known.joined(separator: ", ")
+            return .respond(ServerJSON.error(.notFound, "no domain \"\(name)\" with states; \(list)"))
+        case .unknownName(let message, let valid):
+            return .respond(ServerJSON.error(.badRequest, message, validScenarios: valid))
+        }
     }
 
     private func unknownEndpoint(_ id: String) -> Reply {
@@ -127,20 +164,18 @@ struct AdminAPI: Sendable {
     }
 
     private func routeError(method: String, segments: [String]) -> Reply {
-        let known: [[String]: String] = [["health"]: "GET", ["contracts"]: "GET", ["journal"]: "GET, DELETE",
-                                         ["events"]: "GET",
-                                         ["scenarios"]: "DELETE"]
-        let allow = segments.count == 2 && segments[0] == "scenarios" ? "PUT, DELETE" : known[segments]
-        if let allow {
+        let shape = segments.count == 2 ? segments[0] + (segments[0] == "states" ? "/{domain}" : "/{id}")
+            : segments.joined(separator: "/")
+        if let route = Self.routes.first(where: { $0.path == shape }) {
             return .respond(ServerJSON.error(.methodNotAllowed, "/__mock/\(segments.joined(separator: "/")) "
-                                                 + "does not accept \(method)", headers: [("Allow", allow)]))
+                                                 + "does not accept \(method)", headers: [("Allow", route.methods)]))
         }
-        return .respond(ServerJSON.error(.notFound, "unknown admin route; available: GET /__mock/health, "
-            + "GET /__mock/contracts, PUT|DELETE /__mock/scenarios/{id}, DELETE /__mock/scenarios, "
-            + "GET|DELETE /__mock/journal, GET /__mock/events"))
+        let available = Self.routes.map { $0.methods.replacing(", ", with: "|") + " /__mock/" + $0.path }
+        return .respond(ServerJSON.error(.notFound, "unknown admin route; available: "
+            + available.joined(separator: ", ")))
     }
 
-    private func json(_ status: HTTPStatus, _ value: some Encodable) -> Reply {
+    func json(_ status: HTTPStatus, _ value: some Encodable) -> Reply {
         .respond(.json(status, ServerJSON.encode(value)))
     }
 }

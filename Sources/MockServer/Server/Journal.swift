@@ -36,6 +36,14 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// Why the server answered as it did when that is not the scenario's doing (a fixture missing, a
     /// request it could not parse), else `nil`.
     public let reason: String?
+    /// The request's `X-Mock-Session`, or `nil` for the default session.
+    public internal(set) var session: String?
+    /// What chose the scenario: `header`, `override`, `state`, `server` (`--scenario`) or `first`.
+    public internal(set) var selectedBy: String?
+    /// The sequence scenario that played ``scenario`` as its step number ``scenarioStep`` (1 for the
+    /// first), if any.
+    public internal(set) var scenarioSequence: String?
+    public internal(set) var scenarioStep: Int?
 
     /// ``body`` as text, or `nil` when it is not UTF-8.
     public var bodyText: String? {
@@ -77,7 +85,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case sequence, time, method, target, headers, bodySize, body, bodyBase64, bodyTruncated, endpoint, scenario,
-             status, fault, violations, reason
+             status, fault, violations, reason, session, selectedBy, scenarioSequence, scenarioStep
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -100,6 +108,10 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         try container.encodeIfPresent(fault, forKey: .fault)
         try container.encode(violations, forKey: .violations)
         try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(session, forKey: .session)
+        try container.encodeIfPresent(selectedBy, forKey: .selectedBy)
+        try container.encodeIfPresent(scenarioSequence, forKey: .scenarioSequence)
+        try container.encodeIfPresent(scenarioStep, forKey: .scenarioStep)
     }
 
     /// Reads an entry as `GET /__mock/journal` writes it.
@@ -126,6 +138,10 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         fault = try container.decodeIfPresent(String.self, forKey: .fault)
         violations = try container.decode([String].self, forKey: .violations)
         reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        session = try container.decodeIfPresent(String.self, forKey: .session)
+        selectedBy = try container.decodeIfPresent(String.self, forKey: .selectedBy)
+        scenarioSequence = try container.decodeIfPresent(String.self, forKey: .scenarioSequence)
+        scenarioStep = try container.decodeIfPresent(Int.self, forKey: .scenarioStep)
     }
 
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {

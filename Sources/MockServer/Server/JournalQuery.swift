@@ -6,10 +6,13 @@ public struct JournalQuery: Sendable, Equatable {
     public var endpoint: String?
     /// Only the last this many (1 or more).
     public var limit: Int?
+    /// Only entries of this `X-Mock-Session`; the empty string selects requests without one.
+    public var session: String?
 
-    public init(endpoint: String? = nil, limit: Int? = nil) {
+    public init(endpoint: String? = nil, limit: Int? = nil, session: String? = nil) {
         self.endpoint = endpoint
         self.limit = limit
+        self.session = session
     }
 
     /// Why a query cannot be answered.
@@ -27,9 +30,9 @@ public struct JournalQuery: Sendable, Equatable {
         }
     }
 
-    /// Reads a query string's `endpoint` and `limit`.
-    static func parse(endpoint: String?, limit: String?) throws(Problem) -> JournalQuery {
-        var query = JournalQuery(endpoint: endpoint)
+    /// Reads a query string's `endpoint`, `limit` and `session`.
+    static func parse(endpoint: String?, limit: String?, session: String? = nil) throws(Problem) -> JournalQuery {
+        var query = JournalQuery(endpoint: endpoint, session: session)
         if let limit {
             guard let count = Int(limit), count >= 1 else { throw .badLimit(limit) }
             query.limit = count
@@ -44,6 +47,9 @@ public struct JournalQuery: Sendable, Equatable {
         if let endpoint {
             guard knownEndpoints.contains(endpoint) else { throw .unknownEndpoint(endpoint, known: knownEndpoints) }
             result = result.filter { $0.endpoint == endpoint }
+        }
+        if let session {
+            result = result.filter { ($0.session ?? "") == session }
         }
         if let limit {
             guard limit >= 1 else { throw .badLimit(String(limit)) }

@@ -4,6 +4,9 @@ public enum MockHeader {
     public static let scenario = "X-Mock-Scenario"
     /// Response: the contract endpoint that answered.
     public static let endpoint = "X-Mock-Endpoint"
+    /// Request: the session whose state (scenario overrides, domain states, sequence positions, counters)
+    /// the request reads and changes; requests without it share the default session.
+    public static let session = "X-Mock-Session"
     /// Request: the admin token, when the admin API demands one.
     public static let adminToken = "X-Mock-Admin-Token"
 

@@ -48,6 +48,9 @@ public final class MockServer: Sendable {
         /// Told after each fixture is checked while the contracts load: files and bytes so far (the
         /// executable prints progress when loading takes more than a second).
         public var loadProgress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)?
+        /// Told after each contract reload (a change to the contract files, or `POST /__mock/reload`), with
+        /// the problems that kept a broken set from replacing the served one.
+        public var onReload: (@Sendable (ReloadOutcome) -> Void)?
         /// How many requests the journal keeps.
         public var journalCapacity = 1_000
         /// Seconds a client may take to send a request's head, its body, or to send nothing between requests.
@@ -57,6 +60,8 @@ public final class MockServer: Sendable {
         /// The most bytes of events that may wait for a slow `GET /__mock/events` reader before the server
         /// drops it (it reconnects and resumes from the journal).
         var eventQueueLimit = 1 << 20
+        /// Seconds a named session (`X-Mock-Session`) may go unused before it is dropped with its state.
+        public var sessionIdleTimeout = 600.0
 
         public init(
             host: String = "127.0.0.1",
@@ -76,8 +81,8 @@ public final class MockServer: Sendable {
     }
 
     public let configuration: Configuration
-    /// The loaded, validated contracts.
-    package let contracts: ContractSet
+    /// The contracts served now (a reload replaces them).
+    package var contracts: ContractSet { handler.contracts.current.contracts }
     /// The token the admin API demands (given, or made up because the server listens beyond loopback),
     /// or `nil` when loopback clients need none.
     public let adminToken: String?
@@ -98,7 +103,6 @@ public final class MockServer: Sendable {
                 file: Self.unknownScenarioFile, path: "-",
                 reason: "no endpoint has a scenario \"\(scenario)\"; known: " + known.joined(separator: ", "))])
         }
-        self.contracts = contracts
         let exposed = !AdminAccess.isLoopbackHost(configuration.host)
         adminToken = configuration.adminToken ?? (exposed ? Self.randomToken() : nil)
         let access = AdminAccess(allowedHosts: Self.ownAddresses(configuration.host) + configuration.allowedHosts,
@@ -123,7 +127,7 @@ public final class MockServer: Sendable {
     /// - Throws: ``JournalQuery/Problem`` for an endpoint id no contract has (naming those that exist) or
     ///   a limit below 1, so a typo in a test fails loudly instead of matching nothing.
     public func journalEntries(_ query: JournalQuery = JournalQuery()) throws(JournalQuery.Problem) -> [JournalEntry] {
-        try query.apply(to: journal.entries(), knownEndpoints: contracts.endpoints.map(\.id))
+        try query.apply(to: journal.entries(), knownEndpoints: handler.contracts.current.routes.map(\.id))
     }
 
     /// The bound port, once started.
@@ -155,12 +159,16 @@ public final class MockServer: Sendable {
     /// request is served (the executable prints its listening line there, ahead of any access-log line).
     package func start(beforeServing: (_ port: UInt16) -> Void) throws(SocketError) {
         guard !http.isRunning else { return }
-        let fixtures = handler.fixtures
-        let watched = fixtures.startWatching().map { [WatchedDescriptor(fd: $0) { fixtures.refresh() }] } ?? []
+        let fixtures = handler.fixtures, contracts = handler.contracts
+        var watched = fixtures.startWatching().map { [WatchedDescriptor(fd: $0) { fixtures.refresh() }] } ?? []
+        if let descriptor = contracts.startWatching() {
+            watched.append(WatchedDescriptor(fd: descriptor) { contracts.watcherIsReadable() })
+        }
         do {
             try http.start(watching: watched, beforeServing: beforeServing)
         } catch {
             fixtures.stopWatching()
+            contracts.stopWatching()
             throw error
         }
     }
@@ -168,18 +176,32 @@ public final class MockServer: Sendable {
     /// Stops accepting, lets in-flight responses finish (up to the shutdown grace, 5 s), closes every connection
     /// and returns when the loops have ended. Safe to call more than once.
     public func stop() {
-        if http.stop() { handler.fixtures.stopWatching() }
+        if http.stop() {
+            handler.fixtures.stopWatching()
+            handler.contracts.stopWatching()
+        }
     }
 
-    /// Makes `scenario` the active scenario of endpoint `endpointID` (as `PUT /__mock/scenarios/{id}`).
+    /// Makes `scenario` the active scenario of endpoint `endpointID` (as `PUT /__mock/scenarios/{id}`), for
+    /// requests without `X-Mock-Session` or, given `session`, for that session's requests.
     /// - Returns: `false` when there is no such endpoint or scenario.
     @discardableResult
-    public func setScenario(_ scenario: String, for endpointID: String) -> Bool {
-        (try? handler.scenarios.set(endpointID: endpointID, scenario: scenario)) != nil
+    public func setScenario(_ scenario: String, for endpointID: String, session: String? = nil) -> Bool {
+        (try? handler.scenarios.set(endpointID: endpointID, scenario: scenario,
+                                    session: session ?? ScenarioStore.defaultSession,
+                                    in: handler.contracts.current)) != nil
     }
 
-    /// Returns every endpoint to its default scenario.
-    public func resetScenarios() { handler.scenarios.resetAll() }
+    /// Returns every endpoint to its default scenario and every sequence to its first step, for requests
+    /// without `X-Mock-Session` or, given `session`, for that session.
+    public func resetScenarios(session: String? = nil) {
+        handler.scenarios.resetScenarios(session: session ?? ScenarioStore.defaultSession)
+    }
+
+    /// Loads the contracts folder again (as `POST /__mock/reload`); a valid set replaces the served one
+    /// at once, a broken one changes nothing.
+    @discardableResult
+    public func reloadContracts() -> ReloadOutcome { handler.contracts.reload() }
 
     private static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0.001, seconds) * 1_000_000_000) }
 

@@ -5,9 +5,10 @@ import HTTPCore
 /// fixture; journals each request on arrival and logs each reply. Shared by every event loop; its
 /// state lives in thread-safe stores.
 final class RequestHandler: HTTPResponder {
-    private let router: Router
+    let contracts: ContractReloader
     let scenarios: ScenarioStore
     let fixtures: FixtureStore
+    private let bodies: ResponseBodies
     let journal: Journal
     private let admin: AdminAPI
     private let adminAccess: AdminAccess
@@ -15,8 +16,6 @@ final class RequestHandler: HTTPResponder {
     private let bodyRedaction: BodyRedaction
     private let cors: CORSPolicy?
     private let log: AccessLog
-    /// Every method some endpoint takes, with HEAD and OPTIONS, for `OPTIONS *`.
-    private let serverMethods: String
 
     init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess) {
         log = AccessLog(format: configuration.logFormat)
@@ -24,17 +23,12 @@ final class RequestHandler: HTTPResponder {
         redaction = HeaderRedaction(extraNames: configuration.redactedHeaders, enabled: !configuration.journalSecrets)
         bodyRedaction = BodyRedaction(enabled: !configuration.journalSecrets)
         cors = configuration.cors
-        var methods: [String] = []
-        for method in contracts.endpoints.map(\.method) + ["HEAD", "OPTIONS"] where !methods.contains(method) {
-            methods.append(method)
-        }
-        serverMethods = methods.joined(separator: ", ")
-        let routes = contracts.endpoints.map { Route($0, serverScenario: configuration.scenario) }
-        router = Router(routes: routes)
-        scenarios = ScenarioStore(routes: routes)
+        scenarios = ScenarioStore(idleTimeout: UInt64(max(0.001, configuration.sessionIdleTimeout) * 1_000_000_000))
+        self.contracts = ContractReloader(contracts: contracts, configuration: configuration, scenarios: scenarios)
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
+        bodies = ResponseBodies(fixtures: fixtures)
         journal = Journal(capacity: configuration.journalCapacity)
-        admin = AdminAPI(contracts: contracts, scenarios: scenarios, journal: journal,
+        admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, journal: journal,
                          eventQueueLimit: configuration.eventQueueLimit)
     }
 
@@ -61,8 +55,9 @@ final class RequestHandler: HTTPResponder {
     }
 
     func respond(to request: HTTPRequest, peerIsLoopback fromLoopback: Bool) -> Reply {
+        let serving = contracts.currentChecked()
         if request.method == "OPTIONS" && request.target == "*" {
-            let response = HTTPResponse(status: .noContent, headers: [("Allow", serverMethods)])
+            let response = HTTPResponse(status: .noContent, headers: [("Allow", serving.serverMethods)])
             return journaled(response, entry(request, status: 204))
         }
         guard let segments = PercentDecoding.segments(of: request.path) else {
@@ -74,7 +69,7 @@ final class RequestHandler: HTTPResponder {
             return admin.handle(request, segments: Array(segments.dropFirst()))
         }
 
-        switch router.match(method: request.method, segments: segments) {
+        switch serving.router.match(method: request.method, segments: segments) {
         case .notFound:
             let response = ServerJSON.error(.notFound, "no endpoint serves \(request.method) \(request.path)")
             return journaled(response, entry(request, status: 404))
@@ -98,52 +93,63 @@ final class RequestHandler: HTTPResponder {
 
     private func answer(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Reply {
         // The scenario first, so that every answer for an endpoint names it, a refusal included.
-        let play: ScenarioPlay
-        if let requested = request.headers[MockHeader.scenario] {
-            guard let found = route.play(named: requested) else {
-                let violation = route.unknownScenario(requested)
+        var requested: ScenarioPlay?
+        if let name = request.headers[MockHeader.scenario] {
+            guard let found = route.play(named: name) else {
+                let violation = route.unknownScenario(name)
                 let response = ServerJSON.error(.badRequest, violation, validScenarios: route.plays.map(\.name),
                                                 headers: [(MockHeader.endpoint, route.id)])
                 return journaled(response, entry(request, endpoint: route.id, status: 400, violations: [violation]))
             }
-            play = found
-        } else {
-            play = scenarios.active(for: route)
+            requested = found
+        }
+        let session = request.headers[MockHeader.session] ?? ScenarioStore.defaultSession
+        guard session.utf8.count <= ScenarioStore.maximumIDLength else {
+            let violation = "header \(MockHeader.session) is longer than \(ScenarioStore.maximumIDLength) bytes"
+            let response = ServerJSON.error(.badRequest, violation, headers: [(MockHeader.endpoint, route.id)])
+            return journaled(response, entry(request, endpoint: route.id, status: 400, violations: [violation]))
         }
 
         let validation = RequestValidator.validate(request, against: route, parameters: parameters)
         if !validation.violations.isEmpty {
+            let named = scenarios.select(route, requested: requested, session: session, advancing: false)
             let status: HTTPStatus = validation.unauthorized ? .unauthorized : .badRequest
             let response = ServerJSON.error(
                 status, "the request breaks the contract of \(route.id): " + validation.violations.joined(separator: "; "),
                 violations: validation.violations,
                 headers: (validation.unauthorized ? [MockHeader.bearerChallenge] : [])
-                    + MockHeader.naming(endpoint: route.id, scenario: play.name))
-            return journaled(response, entry(request, endpoint: route.id, scenario: play.name, status: status.code,
+                    + MockHeader.naming(endpoint: route.id, scenario: named.play.name))
+            return journaled(response, entry(request, endpoint: route.id, selection: named, status: status.code,
                                              violations: validation.violations),
-                             scenario: play.name)
+                             scenario: named.play.name)
         }
-        return answer(to: request, route: route, play: play, parameters: parameters)
+        let selection = scenarios.select(route, requested: requested, session: session, advancing: true)
+        return answer(to: request, route: route, selection: selection, parameters: parameters)
     }
 
     private func answer(
         to request: HTTPRequest,
         route: Route,
-        play: ScenarioPlay,
+        selection: Selection,
         parameters: [String: String]
     ) -> Reply {
+        let play = selection.play
         var body: [UInt8] = []
-        if let template = play.fixture {
-            let lookup = FixturePath.resolve(template, parameters: parameters).map { fixtures.bytes(at: $0) }
-                ?? .failure(.unsafeParameter)
-            switch lookup {
+        if play.fixture != nil {
+            switch bodies.body(for: play, request: request, parameters: parameters, counter: selection.counter) {
             case .success(let bytes):
                 body = bytes
-            case .failure(let unavailable):
+            case .failure(.noFixture(let reason)):
                 let response = ServerJSON.error(.notFound, "no fixture for \(request.method) \(request.path)",
                                                 headers: MockHeader.naming(endpoint: route.id, scenario: play.name))
-                return journaled(response, entry(request, endpoint: route.id, scenario: play.name, status: 404,
-                                                 reason: unavailable.reason),
+                return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 404,
+                                                 reason: reason),
+                                 scenario: play.name)
+            case .failure(.template(let message)):
+                let response = ServerJSON.error(.internalServerError, message,
+                                                headers: MockHeader.naming(endpoint: route.id, scenario: play.name))
+                return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 500,
+                                                 reason: message),
                                  scenario: play.name)
             }
         }
@@ -151,26 +157,42 @@ final class RequestHandler: HTTPResponder {
         case .fault(let fault, let head, let holdMs):
             let reply = Reply(.transport(fault.transport(head: head, holdMs: holdMs, fixture: body)),
                               delayMs: play.delayMs, note: .init(source: play.name, outcome: fault.rawValue))
-            return journaled(reply, entry(request, endpoint: route.id, scenario: play.name, fault: fault.rawValue))
+            return journaled(reply, entry(request, endpoint: route.id, selection: selection, fault: fault.rawValue))
         case .respond(let status, let headWithBody, let headWithoutBody):
             let response = HTTPResponse(status: status, head: body.isEmpty ? headWithoutBody : headWithBody, body: body)
             let reply = Reply(.respond(response), delayMs: play.delayMs, note: .init(source: play.name))
-            return journaled(reply, entry(request, endpoint: route.id, scenario: play.name, status: status.code))
+            return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: status.code))
+        case .sequence:
+            // ScenarioStore.select never returns a sequence as the play.
+            let response = ServerJSON.error(.internalServerError, "sequence \(play.name) has no steps")
+            return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 500))
         }
     }
 
     private func entry(
         _ request: HTTPRequest,
         endpoint: String? = nil,
-        scenario: String? = nil,
+        selection: Selection? = nil,
         status: Int? = nil,
         fault: String? = nil,
         violations: [String] = [],
         reason: String? = nil
     ) -> JournalEntry {
-        JournalEntry(method: request.method, target: request.target, fields: redaction.apply(request.headers.fields),
-                     bodySize: request.body.count, body: bodyRedaction.capture(request), endpoint: endpoint,
-                     scenario: scenario, status: status,
-                     fault: fault, violations: violations, reason: reason)
+        var entry = JournalEntry(method: request.method, target: request.target,
+                                 fields: redaction.apply(request.headers.fields), bodySize: request.body.count,
+                                 body: bodyRedaction.capture(request), endpoint: endpoint,
+                                 scenario: selection?.play.name, status: status, fault: fault, violations: violations,
+                                 reason: reason)
+        if let session = request.headers[MockHeader.session], !session.isEmpty {
+            entry.session = String(session.prefix(ScenarioStore.maximumIDLength))
+        }
+        if let selection {
+            entry.selectedBy = selection.reason.rawValue
+            if let step = selection.step {
+                entry.scenarioSequence = selection.chosen.name
+                entry.scenarioStep = step
+            }
+        }
+        return entry
     }
 }

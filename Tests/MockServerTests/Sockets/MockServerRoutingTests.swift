@@ -9,13 +9,13 @@ struct MockServerRoutingTests {
     @Test func fixture_IsServed_WithFramingHeaders() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)
-            let response = try client.get("/api/products?page_no=1&items_per_page=20")
+            let response = try client.get("/api/products/1")
             #expect(response.statusLine == "HTTP/1.1 200 OK")
             #expect(response.header("Content-Type") == "application/json")
             #expect(response.header("Connection") == "keep-alive")
             #expect(response.header("Date")?.hasSuffix(" GMT") == true)
             #expect(response.header("X-Mock-Scenario") == "success")
-            let fixture = try Data(contentsOf: URL(fileURLWithPath: Repository.fixtures + "/products/list.json"))
+            let fixture = try Data(contentsOf: URL(fileURLWithPath: Repository.fixtures + "/products/1.json"))
             #expect(response.body == Array(fixture))
         }
     }
@@ -101,7 +101,7 @@ struct MockServerRoutingTests {
             #expect(badScenario.status == 400 && badScenario.text.contains("valid: success"))
             #expect(try put("/__mock/scenarios/healthCheck", "not json").status == 400)
             #expect(try client.get("/__mock/unknown").status == 404)
-            #expect(try client.get("/__mock/health").text == #"{"endpoints":11,"status":"ok"}"#)
+            #expect(try client.get("/__mock/health").text == #"{"endpoints":11,"sessions":0,"status":"ok"}"#)
         }
     }
 

@@ -8,7 +8,17 @@ final class ScenarioPlay: Sendable {
     let name: String
     /// The fixture path template, or `nil` for an empty body.
     let fixture: String?
+    /// The fixture served when the one ``fixture`` names is missing.
+    let fallback: String?
+    /// Whether the fixture is a response template.
+    let isTemplate: Bool
+    /// Whether the fixture's path (or the fallback's) has `{placeholders}` to fill in per request.
+    let hasPathPlaceholders: Bool
+    /// What a template of this scenario may read (the endpoint's parameters and their types).
+    let templateContext: ResponseTemplate.Context
     let delayMs: Int
+    /// The state the domain moves to when this scenario plays.
+    let setState: String?
     let action: Action
 
     enum Action: Sendable {
@@ -16,12 +26,33 @@ final class ScenarioPlay: Sendable {
         case respond(status: HTTPStatus, headWithBody: [UInt8], headWithoutBody: [UInt8])
         /// A fault; `head` is what a `truncated_body` sends before cutting the fixture short.
         case fault(Fault, head: [UInt8], holdMs: Int)
+        /// Other scenarios in turn, one per request; ``ScenarioStore`` picks the step, which is never a
+        /// sequence itself.
+        case sequence([ScenarioPlay], ScenarioSequence)
+    }
+
+    /// A sequence of `steps`, the endpoint's ordinary scenarios it names.
+    init(sequence scenario: Scenario, of endpoint: ContractEndpoint, steps: [ScenarioPlay]) {
+        name = scenario.name
+        fixture = nil
+        fallback = nil
+        isTemplate = false
+        hasPathPlaceholders = false
+        templateContext = ResponseTemplate.Context(scenario, of: endpoint)
+        delayMs = 0
+        setState = nil
+        action = .sequence(steps, scenario.sequence ?? ScenarioSequence(steps: [], afterLast: .repeatLast))
     }
 
     init(_ scenario: Scenario, of endpoint: ContractEndpoint) {
         name = scenario.name
         fixture = scenario.body
+        fallback = scenario.fallback
+        isTemplate = scenario.isTemplate
+        hasPathPlaceholders = [scenario.body, scenario.fallback].contains { $0?.contains("{") ?? false }
+        templateContext = ResponseTemplate.Context(scenario, of: endpoint)
         delayMs = scenario.delayMs
+        setState = scenario.setState
         let contentType = ("Content-Type", scenario.contentType ?? endpoint.contentType)
         let names = MockHeader.naming(endpoint: endpoint.id, scenario: scenario.name)
         if let fault = scenario.fault {

@@ -9,6 +9,7 @@ final class Route: Sendable {
 
     let endpoint: ContractEndpoint
     let id: String
+    let domain: String
     let method: String
     let path: PathTemplate
     let pathParams: Fields
@@ -16,20 +17,41 @@ final class Route: Sendable {
     let headers: Fields
     /// The endpoint's scenarios, in contract order.
     let plays: [ScenarioPlay]
-    /// The scenario played when neither a request nor the admin API names one: the server-wide
-    /// `--scenario` if the endpoint has it, else the first.
+    /// The scenario played when neither a request, the admin API nor the domain's state names one: the
+    /// server-wide `--scenario` if the endpoint has it, else the first.
     let defaultPlay: ScenarioPlay
+    /// Why ``defaultPlay`` is the default: `server` (`--scenario`) or `default` (the first).
+    let defaultReason: Selection.Reason
+    /// The scenario to play in each state of the domain that names one (`whenState`).
+    let stateScenarios: [String: ScenarioPlay]
 
-    init(_ endpoint: ContractEndpoint, serverScenario: String?) {
+    /// The domain's initial state, if it declares states.
+    let initialState: String?
+
+    init(_ endpoint: ContractEndpoint, serverScenario: String?, initialState: String? = nil) {
+        self.initialState = initialState
         self.endpoint = endpoint
         id = endpoint.id
+        domain = endpoint.domain
         method = endpoint.method
         path = endpoint.path
         pathParams = Self.sorted(endpoint.request.pathParams)
         query = Self.sorted(endpoint.request.query)
         headers = Self.sorted(endpoint.request.headers)
-        plays = endpoint.scenarios.map { ScenarioPlay($0, of: endpoint) }
-        defaultPlay = plays.first { $0.name == serverScenario } ?? plays[0]
+        // Ordinary scenarios first, so that each sequence holds its steps.
+        var ordinary: [String: ScenarioPlay] = [:]
+        for scenario in endpoint.scenarios where scenario.sequence == nil {
+            ordinary[scenario.name] = ScenarioPlay(scenario, of: endpoint)
+        }
+        let plays = endpoint.scenarios.map { scenario in
+            ordinary[scenario.name] ?? ScenarioPlay(sequence: scenario, of: endpoint,
+                                                    steps: scenario.sequence?.steps.compactMap { ordinary[$0] } ?? [])
+        }
+        self.plays = plays
+        let serverPlay = plays.first { $0.name == serverScenario }
+        defaultPlay = serverPlay ?? plays[0]
+        defaultReason = serverPlay == nil ? .first : .server
+        stateScenarios = endpoint.whenState.compactMapValues { name in plays.first { $0.name == name } }
     }
 
     /// The scenario called `name`, if the endpoint has one.

@@ -9,11 +9,21 @@ import HTTPCore
 /// with a symbolic link in the tree, or out of inotify instances) every use checks the file's
 /// modification time and size with one `stat`, and re-reads it when they changed.
 final class FixtureStore: Sendable {
-    private struct Entry {
+    private final class Entry: Sendable {
         let path: String
         let modified: Int
         let size: Int
         let bytes: [UInt8]
+        /// The file parsed as a template, per context: parsed on first use, dropped with the entry when
+        /// the file changes.
+        let templates = Locked<[ResponseTemplate.Context: Result<ResponseTemplate, ResponseTemplate.Problem>]>([:])
+
+        init(path: String, modified: Int, size: Int, bytes: [UInt8]) {
+            self.path = path
+            self.modified = modified
+            self.size = size
+            self.bytes = bytes
+        }
     }
 
     private struct State {
@@ -102,8 +112,27 @@ final class FixtureStore: Sendable {
     /// - Parameter relativePath: Resolved by ``FixturePath/resolve(_:parameters:)``, so it holds no
     ///   `..`; checked again here because this is the last line before the file system.
     func bytes(at relativePath: String) -> Result<[UInt8], Unavailable> {
+        entry(at: relativePath).map(\.bytes)
+    }
+
+    /// The file parsed as a response template for `context`, parsed once per version of the file; or why
+    /// there is no file.
+    func template(at relativePath: String, context: ResponseTemplate.Context)
+        -> Result<Result<ResponseTemplate, ResponseTemplate.Problem>, Unavailable>
+    {
+        entry(at: relativePath).map { entry in
+            if let parsed = entry.templates.withValue({ $0[context] }) { return parsed }
+            let parsed = Result { () throws(ResponseTemplate.Problem) in
+                try ResponseTemplate.parse(entry.bytes, context: context)
+            }
+            entry.templates.withValue { $0[context] = parsed }
+            return parsed
+        }
+    }
+
+    private func entry(at relativePath: String) -> Result<Entry, Unavailable> {
         let (cached, trusted, generation) = state.withValue { ($0.entries[relativePath], $0.trusted, $0.generation) }
-        if trusted, let cached { return .success(cached.bytes) }
+        if trusted, let cached { return .success(cached) }
         if cached == nil && !FixturePath.staysInside(relativePath) { return .failure(.missing) }
         let path = cached?.path ?? root + "/" + relativePath
         guard let stamp = POSIX.fileStamp(path) else {
@@ -111,7 +140,7 @@ final class FixtureStore: Sendable {
             return .failure(.missing)
         }
         if let cached, cached.modified == stamp.modified, cached.size == stamp.size {
-            return .success(cached.bytes)
+            return .success(cached)
         }
         // Checked whenever the file is (re)read, so a link retargeted outside is caught too.
         guard let real = POSIX.realPath(path) else { return .failure(.missing) }
@@ -123,6 +152,6 @@ final class FixtureStore: Sendable {
         state.withValue { state in
             if state.generation == generation { state.entries[relativePath] = entry }
         }
-        return .success(bytes)
+        return .success(entry)
     }
 }

@@ -1,0 +1,186 @@
+/// The parameters a scenario's fixture path may name: the endpoint's path parameters and its declared
+/// query parameters.
+struct FixtureParameters {
+    let path: [String]
+    let query: [String]
+
+    func contains(_ name: String) -> Bool { path.contains(name) || query.contains(name) }
+}
+
+extension ContractParser {
+    // MARK: - Scenarios
+
+    private static let scenarioKeys: Set = [
+        "name", "status", "body", "fallback", "template", "headers", "contentType", "fault", "delayMs", "holdMs",
+        "expect", "description", "setState", "sequence", "afterLast",
+    ]
+
+    /// The keys a sequence may have; everything else belongs on its steps.
+    private static let sequenceKeys: Set = ["name", "sequence", "afterLast", "description"]
+
+    mutating func parseScenario(_ value: JSONValue, parameters: FixtureParameters, at path: String) -> Scenario? {
+        guard let fields = object(value, at: path, keys: Self.scenarioKeys) else { return nil }
+        let name = requiredString(fields["name"], at: path + ".name")
+        if let name, !Self.isWord(name) {
+            report(path + ".name", "must be a non-empty word without spaces")
+        }
+        if fields["sequence"] != nil { return parseSequence(fields, name: name, at: path) }
+        if fields["afterLast"] != nil { report(path + ".afterLast", "belongs to a scenario with a \"sequence\"") }
+        let status = integer(fields["status"], at: path + ".status", in: 200...599)
+        let faultName = optionalString(fields["fault"], at: path + ".fault")
+        let fault = faultName.flatMap(Fault.init(rawValue:))
+        if let faultName, fault == nil {
+            report(path + ".fault", "\"\(faultName)\" is not one of "
+                + Fault.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if (status == nil) == (faultName == nil) && fields["status"] == nil {
+            report(path, "needs either \"status\", \"fault\" or \"sequence\"")
+        } else if fields["status"] != nil && faultName != nil {
+            report(path, "has both \"status\" and \"fault\"; a fault sends no status")
+        }
+        let body = optionalString(fields["body"], at: path + ".body")
+        if let body { checkFixturePath(body, parameters: parameters, at: path + ".body") }
+        let fallback = parseFallback(fields["fallback"], body: body, parameters: parameters, at: path + ".fallback")
+        let isTemplate = optionalBool(fields["template"], at: path + ".template") ?? false
+        if isTemplate && body == nil { report(path + ".template", "a template needs a \"body\" fixture to fill in") }
+        let headers = stringMap(fields["headers"], at: path + ".headers")
+        checkHeaders(headers, at: path + ".headers")
+        let contentType = optionalString(fields["contentType"], at: path + ".contentType")
+        let delayMs = integer(fields["delayMs"], at: path + ".delayMs", in: 0...60_000) ?? 0
+        let holdMs = integer(fields["holdMs"], at: path + ".holdMs", in: 1...120_000) ?? 10_000
+        let description = optionalString(fields["description"], at: path + ".description")
+        let setState = parseSetState(fields["setState"], at: path + ".setState")
+        let expectName = requiredString(fields["expect"], at: path + ".expect")
+        let expect = expectName.flatMap(Expectation.init(rawValue:))
+        if let expectName, expect == nil {
+            report(path + ".expect", "\"\(expectName)\" is not one of "
+                + Expectation.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if let expect { checkConsistency(expect: expect, status: status, fault: fault, at: path + ".expect") }
+        guard let name, let expect, status != nil || fault != nil else { return nil }
+        return Scenario(name: name, status: status, body: body, fallback: fallback, isTemplate: isTemplate,
+                        headers: headers, contentType: contentType, fault: fault, delayMs: delayMs, holdMs: holdMs,
+                        expect: expect, description: description, sequence: nil, setState: setState)
+    }
+
+    /// A sequence as written; its steps are checked, and its `expect` taken from its last step, once every
+    /// scenario of the endpoint is read (``resolveSequences(_:at:)``).
+    private mutating func parseSequence(_ fields: [String: JSONValue], name: String?, at path: String) -> Scenario? {
+        for key in fields.keys.sorted() where !Self.sequenceKeys.contains(key) {
+            report(path + "." + key, "a sequence plays other scenarios of the endpoint; \"\(key)\" belongs on those")
+        }
+        var steps: [String] = []
+        if let list = array(fields["sequence"], at: path + ".sequence", required: true) {
+            if list.isEmpty { report(path + ".sequence", "must name at least one scenario") }
+            for (index, item) in list.enumerated() {
+                if let step = optionalString(item, at: path + ".sequence[\(index)]") { steps.append(step) }
+            }
+        }
+        var afterLast = ScenarioSequence.AfterLast.repeatLast
+        if let text = optionalString(fields["afterLast"], at: path + ".afterLast") {
+            if let value = ScenarioSequence.AfterLast(rawValue: text) {
+                afterLast = value
+            } else {
+                report(path + ".afterLast", "\"\(text)\" is not one of "
+                    + ScenarioSequence.AfterLast.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+        }
+        let description = optionalString(fields["description"], at: path + ".description")
+        guard let name, !steps.isEmpty else { return nil }
+        return Scenario(name: name, status: nil, body: nil, fallback: nil, isTemplate: false, headers: [:],
+                        contentType: nil, fault: nil, delayMs: 0, holdMs: 10_000, expect: .success,
+                        description: description, sequence: ScenarioSequence(steps: steps, afterLast: afterLast),
+                        setState: nil)
+    }
+
+    /// Checks that every step of every sequence names an ordinary scenario of the endpoint, and gives each
+    /// sequence the `expect` of its last step (where a client that retries ends up). Drops a sequence
+    /// whose steps are wrong, after reporting it.
+    mutating func resolveSequences(_ scenarios: [Scenario], at path: String) -> [Scenario] {
+        scenarios.enumerated().compactMap { index, scenario in
+            guard let sequence = scenario.sequence else { return scenario }
+            var valid = true
+            for (stepIndex, step) in sequence.steps.enumerated() {
+                let at = path + "[\(index)].sequence[\(stepIndex)]"
+                guard let target = scenarios.first(where: { $0.name == step }) else {
+                    report(at, "unknown scenario \"\(step)\"; the endpoint has: "
+                        + scenarios.filter { $0.sequence == nil }.map(\.name).joined(separator: ", "))
+                    valid = false
+                    continue
+                }
+                if target.sequence != nil {
+                    report(at, "\"\(step)\" is itself a sequence; a step must be an ordinary scenario")
+                    valid = false
+                }
+            }
+            guard valid, let last = scenarios.first(where: { $0.name == sequence.steps.last }) else { return nil }
+            return Scenario(name: scenario.name, status: nil, body: nil, fallback: nil, isTemplate: false, headers: [:],
+                            contentType: nil, fault: nil, delayMs: 0, holdMs: scenario.holdMs, expect: last.expect,
+                            description: scenario.description, sequence: sequence, setState: nil)
+        }
+    }
+
+    private mutating func parseSetState(_ value: JSONValue?, at path: String) -> String? {
+        guard let state = optionalString(value, at: path) else { return nil }
+        if states.isEmpty {
+            report(path, "the contract declares no states; add \"states\": [...] at its top level")
+        } else if !states.contains(state) {
+            report(path, "unknown state \"\(state)\"; declared: " + states.joined(separator: ", "))
+        }
+        return state
+    }
+
+    private mutating func parseFallback(_ value: JSONValue?, body: String?, parameters: FixtureParameters,
+                                        at path: String) -> String? {
+        guard let fallback = optionalString(value, at: path) else { return nil }
+        if body.map(FixturePath.placeholders(in:))?.isEmpty ?? true {
+            report(path, "a fallback is for a fixture path with {placeholders}; this body has none")
+        }
+        checkFixturePath(fallback, parameters: parameters, at: path)
+        return fallback
+    }
+
+    private mutating func checkHeaders(_ headers: [String: String], at path: String) {
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            if name.isEmpty || !name.utf8.allSatisfy(Self.isTokenByte) {
+                report(path + "." + name, "a header name is a token: letters, digits and !#$%&'*+-.^_`|~ only")
+            }
+            if value.utf8.contains(where: { ($0 < 0x20 && $0 != 9) || $0 == 0x7F }) {
+                report(path + "." + name, "a header value cannot hold control characters (line breaks, NUL)")
+            }
+            if name.lowercased() == "www-authenticate" && value.lowercased().hasPrefix("basic") {
+                report(path + "." + name, "a Basic challenge makes URLSession on Linux hang; use \"Bearer\"")
+            }
+        }
+    }
+
+    /// A scenario whose `expect` contradicts its status is a typo that would make the contract lie.
+    private mutating func checkConsistency(expect: Expectation, status: Int?, fault: Fault?, at path: String) {
+        let allowed: [Expectation]
+        switch (fault, status) {
+        case (.some, _): allowed = [.networkFail]
+        case (nil, .some(200...299)): allowed = [.success, .pathErr]
+        case (nil, .some(400...499)): allowed = [.requestErr]
+        case (nil, .some(500...599)): allowed = [.serverErr]
+        case (nil, .some): allowed = [.networkFail]
+        case (nil, nil): return
+        }
+        if !allowed.contains(expect) {
+            let cause = fault.map { "fault \($0.rawValue)" } ?? "status \(status ?? 0)"
+            report(path, "\"\(expect.rawValue)\" cannot follow from \(cause); expected "
+                + allowed.map(\.rawValue).joined(separator: " or "))
+        }
+    }
+
+    private mutating func checkFixturePath(_ body: String, parameters: FixtureParameters, at path: String) {
+        if !FixturePath.staysInside(body) {
+            report(path, "\"\(body)\" must be a relative path inside the fixtures folder")
+        }
+        if body.split(separator: "/").dropLast().contains(where: { $0.contains("{") || $0.contains("}") }) {
+            report(path, "\"\(body)\" may use {placeholders} in its file name only, not in its folders")
+        }
+        for name in FixturePath.placeholders(in: body) where !parameters.contains(name) {
+            report(path, "{\(name)} is neither a parameter of the endpoint's path nor a declared query parameter")
+        }
+    }
+}

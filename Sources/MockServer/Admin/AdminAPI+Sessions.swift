@@ -1,0 +1,110 @@
+import ContractModel
+import HTTPCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Domain states, sessions, reload status and health.
+extension AdminAPI {
+    struct StateListing: Encodable {
+        let domain: String
+        let states: [String]
+        let state: String
+    }
+
+    private struct StateChoice: Decodable {
+        let state: String
+    }
+
+    /// `GET /__mock/states`, `PUT|DELETE /__mock/states/{domain}`, `DELETE /__mock/states`.
+    func states(_ method: String, domain: String?, body: [UInt8], session: String, _ serving: ServingSet) -> Reply {
+        do {
+            switch (method, domain) {
+            case ("PUT", let domain?):
+                guard let choice = try? JSONDecoder().decode(StateChoice.self, from: Data(body)) else {
+                    return .respond(ServerJSON.error(.badRequest, #"expected a JSON body {"state": "<name>"}"#))
+                }
+                try scenarios.setState(domain: domain, to: choice.state, session: session, in: serving)
+            case ("DELETE", let domain):
+                try scenarios.resetState(domain: domain, session: session, in: serving)
+            default:
+                break
+            }
+        } catch {
+            return changeError(error, name: domain ?? "")
+        }
+        let listing = serving.states.keys.sorted().map { domain in
+            StateListing(domain: domain, states: serving.states[domain] ?? [],
+                         state: scenarios.currentState(domain: domain, session: session, in: serving) ?? "")
+        }
+        if let domain { return json(.ok, listing.first { $0.domain == domain }) }
+        return json(.ok, listing)
+    }
+
+    struct SessionListing: Encodable {
+        let id: String
+        let idleSeconds: Int
+        /// Domain states that differ from the initial ones.
+        let states: [String: String]
+        /// Scenario overrides by endpoint id.
+        let scenarios: [String: String]
+    }
+
+    /// `GET /__mock/sessions`, `DELETE /__mock/sessions/{id}`, `DELETE /__mock/sessions`.
+    func sessions(_ method: String, id: String?, _ serving: ServingSet) -> Reply {
+        switch (method, id) {
+        case ("DELETE", let id?):
+            guard scenarios.deleteSession(id) else {
+                return .respond(ServerJSON.error(.notFound, "no session \"\(id)\"; GET /__mock/sessions lists them"))
+            }
+            return .respond(HTTPResponse(status: .noContent))
+        case ("DELETE", nil):
+            scenarios.deleteAllSessions()
+            return .respond(HTTPResponse(status: .noContent))
+        default:
+            return json(.ok, scenarios.sessions().map { session in
+                SessionListing(id: session.id, idleSeconds: session.idleSeconds, states: session.state.states,
+                               scenarios: session.state.overrides)
+            })
+        }
+    }
+
+    struct ProblemListing: Encodable {
+        let file: String
+        let path: String
+        let subject: String?
+        let reason: String
+    }
+
+    struct ReloadListing: Encodable {
+        let succeeded: Bool
+        let time: String
+        let endpoints: Int
+        let problems: [ProblemListing]
+
+        init(_ outcome: ReloadOutcome) {
+            succeeded = outcome.succeeded
+            time = HTTPDate.iso8601(seconds: outcome.seconds, milliseconds: 0)
+            endpoints = outcome.endpoints
+            problems = outcome.problems.map {
+                ProblemListing(file: $0.file, path: $0.path, subject: $0.subject, reason: $0.reason)
+            }
+        }
+    }
+
+    private struct Health: Encodable {
+        let status: String
+        let endpoints: Int
+        let sessions: Int
+        /// The last contract reload; absent before the first.
+        let lastReload: ReloadListing?
+    }
+
+    func health(_ serving: ServingSet) -> Reply {
+        json(.ok, Health(status: "ok", endpoints: serving.routes.count, sessions: scenarios.sessions().count,
+                         lastReload: contracts.last.map(ReloadListing.init)))
+    }
+}

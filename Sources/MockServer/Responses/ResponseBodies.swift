@@ -1,0 +1,84 @@
+import ContractModel
+import HTTPCore
+
+/// The body a scenario answers with: its fixture, picked by the request's path and query parameters
+/// (`products/page-{page_no}.json`, else the scenario's fallback), and filled in when it is a template.
+struct ResponseBodies: Sendable {
+    let fixtures: FixtureStore
+
+    /// Why there is no body to send.
+    enum Failure: Error {
+        /// No fixture for this request (a 404); the reason is for the journal.
+        case noFixture(reason: String)
+        /// The template could not be filled in (a 500); the message names the placeholder.
+        case template(message: String)
+    }
+
+    func body(
+        for play: ScenarioPlay,
+        request: HTTPRequest,
+        parameters: [String: String],
+        counter: Int
+    ) -> Result<[UInt8], Failure> {
+        guard let pattern = play.fixture else { return .success([]) }
+        // The common case costs what it did before templates: one look-up of a fixed path.
+        if !play.isTemplate && !play.hasPathPlaceholders {
+            return fixtures.bytes(at: pattern).mapError { .noFixture(reason: $0.reason) }
+        }
+        let query = PercentDecoding.queryItems(request.query) ?? []
+        // The fixture the request names, else the fallback (which may use the same parameters). A value
+        // that cannot be part of a file name never falls back: it is a 404.
+        var candidates: [String] = []
+        var absent: String?
+        for candidate in [pattern, play.fallback].compactMap({ $0 }) {
+            switch FixturePath.fill(candidate, parameters: parameters, query: query) {
+            case .path(let filled):
+                candidates.append(filled)
+            case .absent(let name):
+                absent = absent ?? "no value for {\(name)} in the fixture path \(candidate)"
+            case .unsafe where candidate == pattern:
+                return .failure(.noFixture(reason: FixtureStore.Unavailable.unsafeParameter.reason))
+            case .unsafe:
+                break
+            }
+        }
+        guard let path = candidates.first else {
+            return .failure(.noFixture(reason: absent ?? FixtureStore.Unavailable.unsafeParameter.reason))
+        }
+        let fallback = candidates.dropFirst().first
+        guard play.isTemplate else {
+            return fixture(path, fallback: fallback, read: fixtures.bytes(at:))
+        }
+        let template = fixture(path, fallback: fallback) { fixtures.template(at: $0, context: play.templateContext) }
+        switch template {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(.failure(let problem)):
+            return .failure(.template(message: "the template \(path) is broken: \(problem)"))
+        case .success(.success(let template)):
+            let input = TemplateInput(pathParameters: parameters, query: query, headers: request.headers,
+                                      body: request.body, contentType: request.headers["content-type"],
+                                      counter: counter, now: POSIX.wallClock())
+            return TemplateRenderer.render(template, input).mapError { missing in
+                .template(message: "no value for \(missing.placeholder) in the template \(path), and no default "
+                    + "(write one after a |)")
+            }
+        }
+    }
+
+    /// `read(path)`, else `read(fallback)` when the first is missing.
+    private func fixture<T>(
+        _ path: String,
+        fallback: String?,
+        read: (String) -> Result<T, FixtureStore.Unavailable>
+    ) -> Result<T, Failure> {
+        switch read(path) {
+        case .success(let value):
+            return .success(value)
+        case .failure(.missing) where fallback != nil && fallback != path:
+            return fixture(fallback ?? path, fallback: nil, read: read)
+        case .failure(let unavailable):
+            return .failure(.noFixture(reason: unavailable.reason))
+        }
+    }
+}
