@@ -8,6 +8,9 @@
 # URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
 # routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
 # Then start-up on large fixtures: one of 50 MB, and 2,000 files; ONLY=fixtures runs that alone.
+# The table serves a static fixture from a contract of its own; a templated copy of the same fixture
+# (its page_no, items_per_page and limit filled in from the query, the same bytes once rendered) is
+# measured against it in the same run ("templated/static").
 # Stops everything it started, by PID.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -228,8 +231,34 @@ CONF
 $SERVER_CPU "$NGINX" -c "$WORK/nginx/nginx.conf" &
 PIDS+=($!)
 
+# --- the contracts: the fixture at the same path, static; and for ours a templated copy -----------
+python3 - "$WORK" "$ROOT/$FIXTURE" <<'PY'
+import json, os, shutil, sys
+work, fixture = sys.argv[1], sys.argv[2]
+query = {"page_no": "integer", "items_per_page": "integer"}
+def endpoint(id, path, body, template=False):
+    scenario = {"name": "success", "status": 200, "body": body, "expect": "success"}
+    if template: scenario["template"] = True
+    return {"id": id, "method": "GET", "path": path, "request": {"query": query}, "scenarios": [scenario]}
+for folder in ("static", "dynamic"):
+    os.makedirs("%s/%s/Contracts" % (work, folder)); os.makedirs("%s/%s/Fixtures" % (work, folder))
+    shutil.copyfile(fixture, "%s/%s/Fixtures/list.json" % (work, folder))
+    json.dump({"domain": "bench", "endpoints": [endpoint("static", "/api/products", "list.json")]},
+              open("%s/%s/Contracts/static.json" % (work, folder), "w"))
+text = open(fixture).read()
+for key, placeholder in (('"page_no": 1,', '"page_no": {{query.page_no}},'),
+                         ('"items_per_page": 20,', '"items_per_page": {{query.items_per_page}},'),
+                         ('"limit": 20,', '"limit": {{query.items_per_page}},')):
+    assert key in text, key
+    text = text.replace(key, placeholder, 1)
+open(work + "/dynamic/Fixtures/list-template.json", "w").write(text)
+json.dump({"domain": "templated", "endpoints": [endpoint("templated", "/api/products/templated", "list-template.json", True)]},
+          open(work + "/dynamic/Contracts/templated.json", "w"))
+PY
+
 # --- ours: one event-loop thread, like nginx's one worker ---------------------------------------
-$SERVER_CPU "$BIN" --port $OUR_PORT --log off --threads 1 >"$WORK/ours.log" 2>&1 &
+$SERVER_CPU "$BIN" --port $OUR_PORT --log off --threads 1 \
+    --contracts "$WORK/dynamic/Contracts" --fixtures "$WORK/dynamic/Fixtures" >"$WORK/ours.log" 2>&1 &
 OUR_PID=$!
 PIDS+=($OUR_PID)
 sleep 0.2
@@ -239,20 +268,23 @@ wait_for() { for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$
 wait_for $OUR_PORT
 wait_for $NGINX_PORT
 if [ -n "$BASELINE" ]; then
-    $SERVER_CPU "$BASE_BIN" --port $BASE_PORT --log off --threads 1 >"$WORK/baseline.log" 2>&1 &
+    $SERVER_CPU "$BASE_BIN" --port $BASE_PORT --log off --threads 1 \
+        --contracts "$WORK/static/Contracts" --fixtures "$WORK/static/Fixtures" >"$WORK/baseline.log" 2>&1 &
     PIDS+=($!)
     wait_for $BASE_PORT
 fi
 cmp -s <(curl -s "http://127.0.0.1:$OUR_PORT$TARGET") "$FIXTURE" || { echo "ours serves different bytes" >&2; exit 1; }
 cmp -s <(curl -s "http://127.0.0.1:$NGINX_PORT$TARGET") "$FIXTURE" || { echo "nginx serves different bytes" >&2; exit 1; }
+TEMPLATED="/api/products/templated?page_no=1&items_per_page=20"
+cmp -s <(curl -s "http://127.0.0.1:$OUR_PORT$TEMPLATED") "$FIXTURE" || { echo "the template renders different bytes" >&2; exit 1; }
 
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 RSS_IDLE=$(rss_kib $OUR_PID)
 
 # wrk prints "Requests/sec: N" and, with --latency, a "99%  1.23ms" line.
-run_wrk() { # port connections -> "rps p99ms"
+run_wrk() { # port connections [target] -> "rps p99ms"
     local out
-    out=$($CLIENT_CPU wrk -t1 -c"$2" -d"${DURATION}s" --latency "http://127.0.0.1:$1$TARGET")
+    out=$($CLIENT_CPU wrk -t1 -c"$2" -d"${DURATION}s" --latency "http://127.0.0.1:$1${3:-$TARGET}")
     local rps p99
     rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
     p99=$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub("us","",v); v=v/1000} else if (v ~ /ms$/) {sub("ms","",v)} else if (v ~ /s$/) {sub("s","",v); v=v*1000}; print v}' <<<"$out")
@@ -289,6 +321,19 @@ for connections in 1 16 64; do
     echo
 done
 RSS_LOADED=$(rss_kib $OUR_PID)
+
+# --- a templated fixture against the static one, same server, same bytes -------------------------
+echo
+echo "templated fixture (3 placeholders, rendered per request) against the same fixture static; best of two, interleaved"
+printf '%-12s %14s %16s %17s\n' connections "static req/s" "templated req/s" "templated/static"
+for connections in 16 64; do
+    s1=$(run_wrk $OUR_PORT $connections); t1=$(run_wrk $OUR_PORT $connections "$TEMPLATED")
+    s2=$(run_wrk $OUR_PORT $connections); t2=$(run_wrk $OUR_PORT $connections "$TEMPLATED")
+    read -r static_rps _ <<<"$(best "$s1" "$s2")"; read -r templated_rps _ <<<"$(best "$t1" "$t2")"
+    printf '%-12s %14s %16s %17s\n' "$connections" "$static_rps" "$templated_rps" \
+        "$(awk -v a="$templated_rps" -v b="$static_rps" 'BEGIN { printf "%.2fx", a / b }')"
+done
+echo "target: templated/static >= 0.6"
 
 # --- start-up to first response, median of 10 ---------------------------------------------------
 STARTUP=$(startup_ms "$BIN" 18190 /healthChecker)

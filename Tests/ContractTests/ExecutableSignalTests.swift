@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Testing
+import TestSupport
 
 /// Signals sent to the real executable: none is ever lost, however early it arrives.
 struct ExecutableSignalTests {
@@ -75,5 +76,30 @@ struct ExecutableSignalTests {
         #expect(process.terminationStatus == 0)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("ignored (SIGINT, SIGTERM or SIGQUIT stop the server, SIGHUP reloads the contracts)"))
+    }
+
+    /// A contract broken while the server runs is refused with every problem on stderr, and the server
+    /// goes on. SIGHUP asks for the reload; on Linux the contracts watcher may see the write first.
+    @Test func brokenContractWhileRunning_IsReportedOnStderr_AndTheServerGoesOn() throws {
+        let folder = try ScratchContracts(copying: ContractCatalog.root)
+        let errors = Pipe()
+        let process = Process()
+        process.executableURL = try ExecutableTests.executableURL()
+        process.arguments = ["--port", "0", "--log", "off", "--contracts", folder.contracts, "--fixtures", folder.fixtures]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        #expect(try ExecutableTests.readLine(from: output.fileHandleForReading).hasPrefix("listening on "))
+        try folder.writeContract("health.json", #"{"domain": "health", "endpoints": []}"#)
+        kill(process.processIdentifier, SIGHUP)
+        usleep(300_000)
+        #expect(process.isRunning)
+        kill(process.processIdentifier, SIGINT)
+        #expect(ends(process))
+        #expect(process.terminationStatus == 0)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("health.json: $.endpoints: must list at least one endpoint"), "\(text)")
+        #expect(text.contains("contracts not reloaded"), "\(text)")
     }
 }
