@@ -176,7 +176,8 @@ extension ContractParser {
         if !FixturePath.staysInside(body) {
             report(path, "\"\(body)\" must be a relative path inside the fixtures folder")
         }
-        if body.split(separator: "/").dropLast().contains(where: { $0.contains("{") || $0.contains("}") }) {
+        let folders = body.utf8.lastIndex(of: UInt8(ascii: "/")).map { body.utf8[..<$0] }
+        if let folders, folders.contains(UInt8(ascii: "{")) || folders.contains(UInt8(ascii: "}")) {
             report(path, "\"\(body)\" may use {placeholders} in its file name only, not in its folders")
         }
         for name in FixturePath.placeholders(in: body) where !parameters.contains(name) {

@@ -143,6 +143,8 @@ struct ContractParser {
 
     /// A scenario name, state or similar: non-empty, no white space.
     static func isWord(_ text: String) -> Bool {
-        !text.isEmpty && !text.contains(where: { $0.isWhitespace || $0.isNewline })
+        // Printable ASCII is answered byte by byte; anything else by Characters.
+        if !text.isEmpty && text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return true }
+        return !text.isEmpty && !text.contains(where: { $0.isWhitespace || $0.isNewline })
     }
 }

@@ -15,6 +15,8 @@ struct FixtureChecker {
     private var caseCheck: FixtureCaseCheck
     /// Verdicts by file (and, for templates, by endpoint): many scenarios share a fixture.
     private var verdicts: [String: String?] = [:]
+    /// Letter-case verdicts by path: checked once per distinct path, as the files are.
+    private var caseVerdicts: [String: String?] = [:]
     private var bytesRead = 0
 
     init(root: String, progress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)?) {
@@ -79,6 +81,13 @@ struct FixtureChecker {
     /// A path that names a file only when case is ignored works on a default macOS volume and fails on
     /// Linux; it is a problem everywhere.
     private mutating func caseProblem(_ body: String) -> String? {
+        if let known = caseVerdicts[body] { return known }
+        let verdict = caseCheckedProblem(body)
+        caseVerdicts[body] = verdict
+        return verdict
+    }
+
+    private mutating func caseCheckedProblem(_ body: String) -> String? {
         let templated = !FixturePath.placeholders(in: body).isEmpty
         let checked = templated ? Self.folder(of: body) : body
         guard !checked.isEmpty, let actual = caseCheck.differentlyCased(checked) else { return nil }

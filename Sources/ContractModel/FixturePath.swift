@@ -2,6 +2,8 @@
 package enum FixturePath {
     /// The `{name}` placeholders of a fixture path.
     package static func placeholders(in path: String) -> [String] {
+        // Most paths have none: a byte scan answers them without touching Characters.
+        guard path.utf8.contains(UInt8(ascii: "{")) else { return [] }
         var names: [String] = []
         var rest = Substring(path)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes the HTTP parser (with the chunked decoder and percent-decoding) and the contract parser with libFuzzer and
-# AddressSanitizer. Not part of `swift test` or CI.
-# Usage: Tests/Fuzz/run.sh [seconds-per-target (default 300)] [http|contracts|all]
+# Fuzzes the HTTP parser (with the chunked decoder and percent-decoding), the contract parser and the response-template
+# reader with libFuzzer and AddressSanitizer. Not part of `swift test` or CI.
+# Usage: Tests/Fuzz/run.sh [seconds-per-target (default 300)] [http|contracts|templates|all]
 # Crashes are written to Tests/Fuzz/findings/; add each as a regression test.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -37,5 +37,9 @@ fi
 if [ "$WHICH" = all ] || [ "$WHICH" = contracts ]; then
     build fuzz-contracts "${CONTRACT_SOURCES[@]}" FuzzContractLoader.swift
     run fuzz-contracts ../../Contracts
+fi
+if [ "$WHICH" = all ] || [ "$WHICH" = templates ]; then
+    build fuzz-templates "${CONTRACT_SOURCES[@]}" FuzzResponseTemplate.swift
+    run fuzz-templates seeds/templates
 fi
 ls findings | grep -q . && { echo "findings:"; ls findings; exit 1; } || echo "no crashes, hangs or leaks found"

@@ -48,17 +48,20 @@ final class ContractReloader: Sendable {
         state.withValue { $0.current }
     }
 
-    /// ``current``, after reloading if the files changed where no watcher tells.
+    /// ``current``, after reloading if the files changed where no watcher tells. One lock, and no clock
+    /// read while the watcher is trusted.
     func currentChecked() -> ServingSet {
-        let now = POSIX.monotonicNanoseconds()
-        let due = state.withValue { state -> Bool in
-            guard !state.trusted, now >= state.nextCheck else { return false }
+        let (serving, due) = state.withValue { state -> (ServingSet, Bool) in
+            guard !state.trusted else { return (state.current, false) }
+            let now = POSIX.monotonicNanoseconds()
+            guard now >= state.nextCheck else { return (state.current, false) }
             state.nextCheck = now + 1_000_000_000
-            return true
+            return (state.current, true)
         }
-        if due, Self.stamps(of: configuration.contractsDirectory) != state.withValue({ $0.stamps }) {
-            reload()
+        guard due, Self.stamps(of: configuration.contractsDirectory) != state.withValue({ $0.stamps }) else {
+            return serving
         }
+        reload()
         return current
     }
 
