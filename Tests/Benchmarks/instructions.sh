@@ -2,10 +2,12 @@
 # User-space instructions per request under valgrind's callgrind: a deterministic figure for
 # comparing two versions of the request path, where wall-clock benchmarks on a shared machine vary
 # by ±15%. Not part of `swift test` or CI.
-# Usage: [MOCK_SERVER_BIN=<binary>] Tests/Benchmarks/instructions.sh [requests-per-connection (default 250)]
+# Usage: [MOCK_SERVER_BIN=<binary>] [TEMPLATED=1] Tests/Benchmarks/instructions.sh [requests-per-connection (default 250)]
 # MOCK_SERVER_BIN measures another build (say the baseline that run.sh's BASELINE left in .build-baseline).
 # Runs the release build twice under callgrind, once with no requests and once with 8 keep-alive
-# connections each sending that many benchmark requests; prints the difference per request.
+# connections each sending that many benchmark requests; prints the difference per request. The server
+# serves the products page as a static fixture from a contract of its own (as run.sh's table does), so
+# the figure compares across versions; TEMPLATED=1 serves the same bytes from a template instead.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PER_CONNECTION=${1:-250}
@@ -24,6 +26,23 @@ else
     swift build "${RELEASE[@]}" --product mock-server >/dev/null
     BIN="$(swift build "${RELEASE[@]}" --show-bin-path)/mock-server"
 fi
+
+python3 - "$WORK" Fixtures/products/list.json "${TEMPLATED:-}" <<'PY'
+import json, os, sys
+work, fixture, templated = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+os.makedirs(work + "/Contracts"); os.makedirs(work + "/Fixtures")
+text = open(fixture).read()
+if templated:
+    text = text.replace('"page_no": 1,', '"page_no": {{query.page_no}},', 1).replace(
+        '"items_per_page": 20,', '"items_per_page": {{query.items_per_page}},', 1).replace(
+        '"limit": 20,', '"limit": {{query.items_per_page}},', 1)
+open(work + "/Fixtures/list.json", "w").write(text)
+scenario = {"name": "success", "status": 200, "body": "list.json", "expect": "success"}
+if templated: scenario["template"] = True
+json.dump({"domain": "bench", "endpoints": [{"id": "productList", "method": "GET", "path": "/api/products",
+           "request": {"query": {"page_no": "integer", "items_per_page": "integer"}}, "scenarios": [scenario]}]},
+          open(work + "/Contracts/bench.json", "w"))
+PY
 
 cat > "$WORK/client.py" <<'PY'
 import socket, sys, threading
@@ -48,9 +67,10 @@ PY
 
 instructions() { # requests-per-connection -> total user-space instructions of the run
     valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.out" \
-        "$BIN" --port $PORT --log off --threads 1 >/dev/null 2>"$WORK/valgrind.log" &
+        "$BIN" --port $PORT --log off --threads 1 --contracts "$WORK/Contracts" --fixtures "$WORK/Fixtures" \
+        >/dev/null 2>"$WORK/valgrind.log" &
     SERVER=$!
-    until curl -s -o /dev/null "http://127.0.0.1:$PORT/healthChecker"; do sleep 0.2; done
+    until curl -s -o /dev/null "http://127.0.0.1:$PORT/api/products?page_no=1&items_per_page=20"; do sleep 0.2; done
     python3 "$WORK/client.py" $PORT "$1" $CONNECTIONS
     kill -INT $SERVER; wait $SERVER || true
     SERVER=
