@@ -91,7 +91,16 @@ package enum ContractLoader {
         var problems: [ContractProblem] = []
         var ids: [String: String] = [:]
         var routes: [String: String] = [:]
+        var statefulDomains: [String: String] = [:]
         for contract in contracts {
+            // A domain's states are one list: two files of one domain cannot both declare them.
+            if !contract.states.isEmpty {
+                if let other = statefulDomains[contract.domain] {
+                    problems.append(ContractProblem(file: contract.file, path: "$.states",
+                                                    reason: "domain \"\(contract.domain)\" already declares its states in \(other)"))
+                }
+                statefulDomains[contract.domain] = contract.file
+            }
             for (index, endpoint) in contract.endpoints.enumerated() {
                 let path = "$.endpoints[\(index)]"
                 if let other = ids[endpoint.id], other != contract.file {

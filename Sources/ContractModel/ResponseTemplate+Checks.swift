@@ -104,7 +104,7 @@ extension ResponseTemplate.Source {
             switch expression[..<dot] {
             case "path": self = .path(name)
             case "query": self = .query(name)
-            case "header" where name.utf8.allSatisfy(Self.isTokenByte): self = .header(name)
+            case "header" where name.utf8.allSatisfy(ContractParser.isTokenByte): self = .header(name)
             default: return nil
             }
         }
@@ -121,17 +121,44 @@ extension ResponseTemplate.Source {
         return kind == .integer || kind == .number || kind == .boolean ? kind : nil
     }
 
-    /// RFC 9110 §5.6.2 `tchar`: the bytes of a header name.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-    }
 }
 
 extension ResponseTemplate {
+    /// A value inserted bare (a typed parameter, `now.epoch`, `counter`) must stand alone between JSON
+    /// punctuation or white space: one sample cannot show that `-{{path.id}}` renders `--5` for `-5`, or
+    /// that two values side by side run together.
+    func checkBareValuesStandAlone() throws(Problem) {
+        guard isJSON else { return }
+        for (index, piece) in pieces.enumerated() {
+            guard case .placeholder(let placeholder) = piece, placeholder.insertion == .raw else { continue }
+            // What touches the value on each side: a byte of literal text, another placeholder, or nothing.
+            let neighbours: [(piece: Piece?, side: String, byte: ([UInt8]) -> UInt8?)] = [
+                (index > 0 ? pieces[index - 1] : nil, "before", { $0.last }),
+                (index + 1 < pieces.count ? pieces[index + 1] : nil, "after", { $0.first }),
+            ]
+            for neighbour in neighbours {
+                let found: String
+                switch neighbour.piece {
+                case .literal(let bytes)?:
+                    guard let byte = neighbour.byte(bytes), !Self.separates(byte) else { continue }
+                    found = "\"" + String(decoding: [byte], as: UTF8.self) + "\""
+                case .placeholder?:
+                    found = "another placeholder"
+                case nil:
+                    continue
+                }
+                throw Problem(line: placeholder.line, column: placeholder.column,
+                              message: "\(placeholder.text) is inserted as a bare JSON value, so it must stand alone "
+                                  + "between JSON punctuation or white space; found \(found) \(neighbour.side) it")
+            }
+        }
+    }
+
+    /// JSON white space and the structural characters `[ ] { } , :`.
+    private static func separates(_ byte: UInt8) -> Bool {
+        " \t\r\n[]{},:".utf8.contains(byte)
+    }
+
     /// Fills a JSON template with sample values (1, 1.5, true, "x", null for bodies) and reads the
     /// result, so a fixture that cannot render valid JSON fails at load; the reader's position is
     /// mapped back to the fixture.

@@ -181,7 +181,10 @@ package struct ResponseTemplate: Sendable {
         endLiteral(at: bytes.count)
 
         let template = ResponseTemplate(pieces: pieces, isJSON: context.isJSON, literalByteCount: literalByteCount)
-        if context.isJSON { try template.checkJSONShape(of: bytes, pieceStarts: starts, context: context) }
+        if context.isJSON {
+            try template.checkBareValuesStandAlone()
+            try template.checkJSONShape(of: bytes, pieceStarts: starts, context: context)
+        }
         return template
     }
 

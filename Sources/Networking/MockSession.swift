@@ -38,6 +38,7 @@ public struct MockSession: RequestInterceptor {
         MockSession(id: id, scenario: scenario)
     }
 
+    /// Sets `X-Mock-Session`, and `X-Mock-Scenario` when ``scenario`` is set.
     public func adapt(_ request: URLRequest) async throws -> URLRequest {
         var request = request
         request.setValue(id, forHTTPHeaderField: Self.sessionHeader)

@@ -165,6 +165,7 @@ enum MockServerCommand {
                 LogWriter.shared.flush(seconds: 1)
                 POSIX.exit(0)
             case .hangUp:
+                emit("SIGHUP: reloading the contracts", toStandardError: true)
                 server.reloadContracts()
             case .user1, .user2:
                 emit("\(signal.name) ignored (SIGINT, SIGTERM or SIGQUIT stop the server, SIGHUP reloads the contracts)",

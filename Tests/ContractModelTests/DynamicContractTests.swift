@@ -117,3 +117,48 @@ struct DynamicContractTests {
         #expect(found.first?.reason.contains("unclosed") == true)
     }
 }
+
+/// Checks that need more than one contract file, or a template's exact position.
+struct DynamicContractEdgeTests {
+    @Test func twoFilesDeclaringStatesForOneDomain_IsAProblem() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("domains-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let contracts = directory.appendingPathComponent("Contracts")
+        try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Fixtures"), withIntermediateDirectories: true)
+        for (file, path) in [("a.json", "/a"), ("b.json", "/b")] {
+            let text = #"{"domain": "d", "states": ["x", "y"], "endpoints": [{"id": "\#(path)", "method": "GET", "path": "\#(path)", "scenarios": [{"name": "ok", "status": 204, "expect": "success"}]}]}"#
+            try Data(text.utf8).write(to: contracts.appendingPathComponent(file))
+        }
+        do {
+            _ = try ContractLoader.load(contractsDirectory: contracts.path,
+                                        fixturesDirectory: directory.appendingPathComponent("Fixtures").path)
+            Issue.record("two state lists for one domain loaded")
+        } catch {
+            #expect(error.problems.map(\.path) == ["$.states"])
+            #expect(error.problems.first?.reason.contains("already declares its states in") == true)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"delta": -{{path.id}}}"#, "found \"-\" before it"),
+        (#"{"v": {{path.id}}{{counter}}}"#, "found another placeholder after it"),
+        (#"{"v": 1{{path.id}}}"#, "found \"1\" before it"),
+        (#"{"v": {{path.id}}0}"#, "found \"0\" after it"),
+    ])
+    func bareValueThatDoesNotStandAlone_IsAProblem(template: String, found: String) throws {
+        let context = ResponseTemplate.Context(pathParameters: ["id": FieldType(kind: .integer)], isJSON: true)
+        #expect(throws: ResponseTemplate.Problem.self) { try ResponseTemplate.parse(Array(template.utf8), context: context) }
+        do {
+            _ = try ResponseTemplate.parse(Array(template.utf8), context: context)
+        } catch {
+            #expect(error.message.contains(found), "\(error)")
+        }
+    }
+
+    @Test func bareValuesBetweenPunctuationAndSpace_AreFine() throws {
+        let context = ResponseTemplate.Context(pathParameters: ["id": FieldType(kind: .integer)], isJSON: true)
+        _ = try ResponseTemplate.parse(Array(#"{"a": {{path.id}}, "b": [{{path.id}},{{counter}}], "c":{{now.epoch}} }"#.utf8),
+                                       context: context)
+    }
+}

@@ -99,6 +99,7 @@ struct ExecutableSignalTests {
         #expect(ends(process))
         #expect(process.terminationStatus == 0)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("SIGHUP: reloading the contracts"), "\(text)")
         #expect(text.contains("health.json: $.endpoints: must list at least one endpoint"), "\(text)")
         #expect(text.contains("contracts not reloaded"), "\(text)")
     }

@@ -47,7 +47,7 @@ extension AdminAPI {
     struct SessionListing: Encodable {
         let id: String
         let idleSeconds: Int
-        /// Domain states that differ from the initial ones.
+        /// Domain states set in the session (by a scenario or the admin API).
         let states: [String: String]
         /// Scenario overrides by endpoint id.
         let scenarios: [String: String]

@@ -30,6 +30,9 @@ struct AdminAPI: Sendable {
         let method = request.method == "HEAD" ? "GET" : request.method
         let query = PercentDecoding.queryItems(request.query) ?? []
         let session = query.first { $0.name == "session" }?.value ?? ScenarioStore.defaultSession
+        guard session.utf8.count <= ScenarioStore.maximumIDLength else {
+            return .respond(ServerJSON.error(.badRequest, "session is longer than \(ScenarioStore.maximumIDLength) bytes"))
+        }
         let serving = contracts.current
         let name = segments.count == 2 ? segments[1] : ""
         switch (method, segments.first ?? "", segments.count) {
@@ -49,9 +52,9 @@ struct AdminAPI: Sendable {
         case ("DELETE", "scenarios", 1):
             scenarios.resetScenarios(session: session)
             return json(.ok, listing(serving, session: session))
-        case ("GET", "states", 1), ("PUT", "states", 2), ("DELETE", "states", _):
+        case ("GET", "states", 1), ("PUT", "states", 2), ("DELETE", "states", 1), ("DELETE", "states", 2):
             return states(method, domain: segments.count == 2 ? name : nil, body: request.body, session: session, serving)
-        case ("GET", "sessions", 1), ("DELETE", "sessions", _):
+        case ("GET", "sessions", 1), ("DELETE", "sessions", 1), ("DELETE", "sessions", 2):
             return sessions(method, id: segments.count == 2 ? name : nil, serving)
         case ("POST", "reload", 1):
             let outcome = contracts.reload()

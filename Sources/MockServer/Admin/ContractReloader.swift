@@ -13,7 +13,9 @@ import HTTPCore
 ///
 /// On Linux a ``FileWatcher`` on the contracts folder tells the event loops of a change. Where there
 /// is none (macOS, a network file system), the files' modification times and sizes are compared at
-/// most once a second, when a request arrives.
+/// most once a second, when a request arrives. Either way the reload runs on the event loop that
+/// noticed: loading takes milliseconds (15 ms for 1,000 endpoints), during which that loop's other
+/// connections wait.
 final class ContractReloader: Sendable {
     private struct State {
         var current: ServingSet
@@ -25,6 +27,8 @@ final class ContractReloader: Sendable {
         /// The contract files' stamps when last loaded, for the check without a watcher.
         var stamps: [String: [Int]]
         var nextCheck: UInt64 = 0
+        /// A reload is reading the files; it reads them again if they change meanwhile.
+        var reloadRunning = false
     }
 
     private let state: Locked<State>
@@ -72,27 +76,39 @@ final class ContractReloader: Sendable {
     @discardableResult
     func reload() -> ReloadOutcome {
         let outcome = reloading.withLock { () -> ReloadOutcome in
-            let stamps = Self.stamps(of: configuration.contractsDirectory)
-            let outcome: ReloadOutcome
-            do throws(ContractLoadError) {
-                let contracts = try ContractLoader.load(contractsDirectory: configuration.contractsDirectory,
-                                                        fixturesDirectory: configuration.fixturesDirectory)
-                let serving = ServingSet(contracts: contracts, serverScenario: configuration.scenario)
-                outcome = ReloadOutcome(succeeded: true, problems: [], endpoints: serving.routes.count,
-                                        seconds: POSIX.wallClock().seconds)
-                scenarios.prune(to: serving)
-                state.withValue { $0.current = serving }
-            } catch {
-                outcome = ReloadOutcome(succeeded: false, problems: error.problems, endpoints: current.routes.count,
-                                        seconds: POSIX.wallClock().seconds)
-            }
-            state.withValue { state in
-                state.last = outcome
-                state.stamps = stamps
+            state.withValue { $0.reloadRunning = true }
+            defer { state.withValue { $0.reloadRunning = false } }
+            var outcome = load()
+            // Files that changed while they were read (an editor still saving) are read once more.
+            for _ in 0..<2 where Self.stamps(of: configuration.contractsDirectory) != state.withValue({ $0.stamps }) {
+                outcome = load()
             }
             return outcome
         }
         onReload?(outcome)
+        return outcome
+    }
+
+    /// One load of the folder; replaces the served set if it is valid.
+    private func load() -> ReloadOutcome {
+        let stamps = Self.stamps(of: configuration.contractsDirectory)
+        let outcome: ReloadOutcome
+        do throws(ContractLoadError) {
+            let contracts = try ContractLoader.load(contractsDirectory: configuration.contractsDirectory,
+                                                    fixturesDirectory: configuration.fixturesDirectory)
+            let serving = ServingSet(contracts: contracts, serverScenario: configuration.scenario)
+            outcome = ReloadOutcome(succeeded: true, problems: [], endpoints: serving.routes.count,
+                                    seconds: POSIX.wallClock().seconds)
+            scenarios.prune(to: serving)
+            state.withValue { $0.current = serving }
+        } catch {
+            outcome = ReloadOutcome(succeeded: false, problems: error.problems, endpoints: current.routes.count,
+                                    seconds: POSIX.wallClock().seconds)
+        }
+        state.withValue { state in
+            state.last = outcome
+            state.stamps = stamps
+        }
         return outcome
     }
 
@@ -125,7 +141,11 @@ final class ContractReloader: Sendable {
             if change == .unreliable { state.trusted = false }
             return change
         }
-        if change != .none { reload() }
+        // Only a change to a contract file reloads (an editor's swap file does not), and not while a reload
+        // is reading the files: that one reads them again if they changed meanwhile.
+        guard change != .none, !state.withValue({ $0.reloadRunning }),
+              Self.stamps(of: configuration.contractsDirectory) != state.withValue({ $0.stamps }) else { return }
+        reload()
     }
 
     /// Each `*.json` file of the folder with its modification time and size.

@@ -41,13 +41,13 @@ final class FixtureStore: Sendable {
         case missing
         /// The path resolves, through a symbolic link, to this file outside the fixtures folder.
         case outside(String)
-        /// A path parameter's value cannot be part of a fixture's name (see ``FixturePath/resolve(_:parameters:)``).
+        /// A path or query parameter's value cannot be part of a fixture's name (see ``FixturePath/fill(_:parameters:query:)``).
         case unsafeParameter
 
         var reason: String {
             switch self {
             case .missing: "fixture missing"
-            case .unsafeParameter: "a path parameter value cannot name a fixture (see the fixture path rule: letters, digits, -, _ and inner dots)"
+            case .unsafeParameter: "a parameter value cannot name a fixture (see the fixture path rule: letters, digits, -, _ and inner dots)"
             case .outside(let target): "fixture resolves outside the fixtures folder (to \(target)); not served"
             }
         }

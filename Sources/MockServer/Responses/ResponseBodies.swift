@@ -26,12 +26,17 @@ struct ResponseBodies: Sendable {
             return fixtures.bytes(at: pattern).mapError { .noFixture(reason: $0.reason) }
         }
         let query = PercentDecoding.queryItems(request.query) ?? []
+        // An integer names its file as written plainly: `?page_no=01` and `+1` select `page-1.json`.
+        let context = play.templateContext
+        var pathValues: [String: String] = [:]
+        for (name, value) in parameters { pathValues[name] = Self.plain(value, as: context.pathParameters[name]) }
+        let queryValues = query.map { (name: $0.name, value: Self.plain($0.value, as: context.query[$0.name])) }
         // The fixture the request names, else the fallback (which may use the same parameters). A value
         // that cannot be part of a file name never falls back: it is a 404.
         var candidates: [String] = []
         var absent: String?
         for candidate in [pattern, play.fallback].compactMap({ $0 }) {
-            switch FixturePath.fill(candidate, parameters: parameters, query: query) {
+            switch FixturePath.fill(candidate, parameters: pathValues, query: queryValues) {
             case .path(let filled):
                 candidates.append(filled)
             case .absent(let name):
@@ -64,6 +69,12 @@ struct ResponseBodies: Sendable {
                     + "(write one after a |)")
             }
         }
+    }
+
+    /// `value` as a plain integer when it is declared an integer and is one, else as sent.
+    private static func plain(_ value: String, as type: FieldType?) -> String {
+        guard type?.kind == .integer, let number = Int(value) else { return value }
+        return String(number)
     }
 
     /// `read(path)`, else `read(fallback)` when the first is missing.

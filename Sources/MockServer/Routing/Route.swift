@@ -20,16 +20,16 @@ final class Route: Sendable {
     /// The scenario played when neither a request, the admin API nor the domain's state names one: the
     /// server-wide `--scenario` if the endpoint has it, else the first.
     let defaultPlay: ScenarioPlay
-    /// Why ``defaultPlay`` is the default: `server` (`--scenario`) or `default` (the first).
+    /// Why ``defaultPlay`` is the default: ``Selection/Reason/server`` (`--scenario`) or ``Selection/Reason/first``.
     let defaultReason: Selection.Reason
     /// The scenario to play in each state of the domain that names one (`whenState`).
     let stateScenarios: [String: ScenarioPlay]
 
-    /// The domain's initial state, if it declares states.
-    let initialState: String?
+    /// The domain's states, the initial one first; empty when it declares none.
+    let domainStates: [String]
 
-    init(_ endpoint: ContractEndpoint, serverScenario: String?, initialState: String? = nil) {
-        self.initialState = initialState
+    init(_ endpoint: ContractEndpoint, serverScenario: String?, domainStates: [String] = []) {
+        self.domainStates = domainStates
         self.endpoint = endpoint
         id = endpoint.id
         domain = endpoint.domain
@@ -52,6 +52,12 @@ final class Route: Sendable {
         defaultPlay = serverPlay ?? plays[0]
         defaultReason = serverPlay == nil ? .first : .server
         stateScenarios = endpoint.whenState.compactMapValues { name in plays.first { $0.name == name } }
+    }
+
+    /// The domain's state given the one a session has set: that one if the contracts declare it, else the
+    /// initial state (also for a state left from a set that a reload replaced).
+    func state(_ set: String?) -> String? {
+        set.flatMap { domainStates.contains($0) ? $0 : nil } ?? domainStates.first
     }
 
     /// The scenario called `name`, if the endpoint has one.

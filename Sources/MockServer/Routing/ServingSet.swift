@@ -21,7 +21,7 @@ final class ServingSet: Sendable {
         }
         self.states = states
         routes = contracts.endpoints.map {
-            Route($0, serverScenario: serverScenario, initialState: states[$0.domain]?.first)
+            Route($0, serverScenario: serverScenario, domainStates: states[$0.domain] ?? [])
         }
         routesByID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         router = Router(routes: routes)

@@ -5,7 +5,8 @@ import HTTPCore
 /// overrides, domain states, sequence positions and template counters (``SessionState``).
 ///
 /// Requests without `X-Mock-Session` share the default session, which never expires. A named session
-/// is created by its first request or admin call and dropped after ``idleTimeout`` without either.
+/// is kept once a request or an admin call changes something in it, and dropped after ``idleTimeout``
+/// without either.
 /// One lock guards every session; a request takes it once, in ``select(_:requested:session:advancing:)``.
 final class ScenarioStore: Sendable {
     /// The session of requests without `X-Mock-Session`.
@@ -24,9 +25,13 @@ final class ScenarioStore: Sendable {
     private let state = Locked(State())
     /// Nanoseconds a named session may go unused before it is dropped.
     let idleTimeout: UInt64
+    /// Monotonic nanoseconds; a test passes its own.
+    private let clock: @Sendable () -> UInt64
 
-    init(idleTimeout: UInt64 = 600 * 1_000_000_000) {
-        self.idleTimeout = idleTimeout
+    init(idleSeconds: Double = 600, clock: @escaping @Sendable () -> UInt64 = { POSIX.monotonicNanoseconds() }) {
+        // Clamped, so that any configured value (even infinity) fits in nanoseconds.
+        idleTimeout = UInt64(min(max(idleSeconds, 0.001), 1e9) * 1e9)
+        self.clock = clock
     }
 
     // MARK: - Requests
@@ -70,7 +75,7 @@ final class ScenarioStore: Sendable {
         if !session.overrides.isEmpty, let name = session.overrides[route.id], let play = route.play(named: name) {
             return (play, .override)
         }
-        if !route.stateScenarios.isEmpty, let state = session.states[route.domain] ?? route.initialState,
+        if !route.stateScenarios.isEmpty, let state = route.state(session.states[route.domain]),
            let play = route.stateScenarios[state] {
             return (play, .state)
         }
@@ -89,24 +94,30 @@ final class ScenarioStore: Sendable {
                 return body(&session)
             }
         }
-        let now = POSIX.monotonicNanoseconds()
+        let now = clock()
         return state.withValue { state in
             if now >= state.nextSweep {
                 state.named = state.named.filter { now &- $0.value.lastUsed < idleTimeout }
                 state.nextSweep = now + min(idleTimeout, 10_000_000_000)
             }
-            var session = state.named.removeValue(forKey: id) ?? (creating ? SessionState(now: now) : nil)
+            var session = state.named.removeValue(forKey: id).flatMap { now &- $0.lastUsed < idleTimeout ? $0 : nil }
+                ?? (creating ? SessionState(now: now) : nil)
             session?.lastUsed = now
             let result = body(&session)
-            if let session {
-                if state.named.count >= Self.maximumSessions,
-                   let oldest = state.named.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
-                    state.named[oldest.key] = nil
-                }
+            // A session is kept once it holds something: requests that change nothing leave no trace.
+            if let session, !session.isPristine {
+                if state.named.count >= Self.maximumSessions { Self.evictOldest(&state.named) }
                 state.named[id] = session
             }
             return result
         }
+    }
+
+    /// Drops the least recently used tenth of the sessions at once, so a flood of new ids costs one sort
+    /// per thousand sessions, not a scan per request.
+    private static func evictOldest(_ named: inout [String: SessionState]) {
+        let oldest = named.sorted { $0.value.lastUsed < $1.value.lastUsed }.prefix(max(1, named.count / 10))
+        for (id, _) in oldest { named[id] = nil }
     }
 
     // MARK: - Admin
@@ -118,13 +129,18 @@ final class ScenarioStore: Sendable {
         case unknownName(message: String, valid: [String])
     }
 
-    /// Makes `scenario` the endpoint's scenario in `session` until reset.
+    /// Makes `scenario` the endpoint's scenario in `session` until reset; the endpoint's sequences start over.
     func set(endpointID: String, scenario: String, session: String, in serving: ServingSet) throws(ChangeError) {
         guard let route = serving.routesByID[endpointID] else { throw .unknownEndpoint }
         guard route.play(named: scenario) != nil else {
             throw .unknownName(message: route.unknownScenario(scenario), valid: route.plays.map(\.name))
         }
-        withSession(session, creating: true) { $0?.overrides[endpointID] = scenario }
+        withSession(session, creating: true) { session in
+            guard var changed = session else { return }
+            changed.overrides[endpointID] = scenario
+            changed.positions = changed.positions.filter { $0.key.endpoint != endpointID }
+            session = changed
+        }
     }
 
     /// Returns the endpoint to its default scenario in `session`, and its sequences to their first step.
@@ -148,7 +164,10 @@ final class ScenarioStore: Sendable {
 
     /// The domain's state in `session`: the last one set, else the initial one.
     func currentState(domain: String, session: String, in serving: ServingSet) -> String? {
-        withSession(session, creating: false) { $0?.states[domain] } ?? serving.states[domain]?.first
+        let states = serving.states[domain]
+        let set = withSession(session, creating: false) { $0?.states[domain] }
+        // A state the served contracts no longer declare (set on the old set during a reload) is the initial one.
+        return set.flatMap { states?.contains($0) == true ? $0 : nil } ?? states?.first
     }
 
     /// Moves the domain to `newState` in `session`.
@@ -173,17 +192,12 @@ final class ScenarioStore: Sendable {
 
     /// The named sessions and their state, by id, with the seconds since each was last used.
     func sessions() -> [(id: String, idleSeconds: Int, state: SessionState)] {
-        let now = POSIX.monotonicNanoseconds()
-        return state.withValue { state in
-            state.named.filter { now &- $0.value.lastUsed < idleTimeout }
+        state.withValue { state in
+            let now = clock()
+            return state.named.filter { now &- $0.value.lastUsed < idleTimeout }
                 .map { (id: $0.key, idleSeconds: Int((now &- $0.value.lastUsed) / 1_000_000_000), state: $0.value) }
                 .sorted { $0.id < $1.id }
         }
-    }
-
-    /// A copy of one session's state (`nil` for a named session that does not exist).
-    func snapshot(session: String) -> SessionState? {
-        withSession(session, creating: false) { $0 }
     }
 
     /// Drops a named session; `false` when there is none by that id.

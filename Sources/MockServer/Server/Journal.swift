@@ -150,7 +150,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
             && lhs.bodySize == rhs.bodySize && lhs.body == rhs.body && lhs.bodyTruncated == rhs.bodyTruncated
             && lhs.endpoint == rhs.endpoint && lhs.scenario == rhs.scenario
             && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations
-            && lhs.reason == rhs.reason
+            && lhs.reason == rhs.reason && lhs.session == rhs.session && lhs.selectedBy == rhs.selectedBy
+            && lhs.scenarioSequence == rhs.scenarioSequence && lhs.scenarioStep == rhs.scenarioStep
     }
 }
 

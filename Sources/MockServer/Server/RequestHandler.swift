@@ -23,7 +23,7 @@ final class RequestHandler: HTTPResponder {
         redaction = HeaderRedaction(extraNames: configuration.redactedHeaders, enabled: !configuration.journalSecrets)
         bodyRedaction = BodyRedaction(enabled: !configuration.journalSecrets)
         cors = configuration.cors
-        scenarios = ScenarioStore(idleTimeout: UInt64(max(0.001, configuration.sessionIdleTimeout) * 1_000_000_000))
+        scenarios = ScenarioStore(idleSeconds: configuration.sessionIdleTimeout)
         self.contracts = ContractReloader(contracts: contracts, configuration: configuration, scenarios: scenarios)
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
         bodies = ResponseBodies(fixtures: fixtures)
@@ -123,7 +123,9 @@ final class RequestHandler: HTTPResponder {
                                              violations: validation.violations),
                              scenario: named.play.name)
         }
-        let selection = scenarios.select(route, requested: requested, session: session, advancing: true)
+        // HEAD asks what a GET would get without being one: it moves no sequence, state or counter.
+        let selection = scenarios.select(route, requested: requested, session: session,
+                                         advancing: request.method != "HEAD")
         return answer(to: request, route: route, selection: selection, parameters: parameters)
     }
 

@@ -48,15 +48,28 @@ struct ContractReloadTests {
         }
     }
 
+    /// What a reload removed is forgotten, so it does not come back when the contract gets it back.
     @Test func reload_DropsOverridesAndStatesThatNoLongerExist() async throws {
-        let folder = try ScratchContracts(contracts: [("ping.json", Self.ping)])
+        let stateful = Self.ping.replacingOccurrences(of: #""domain": "ping","#, with: #""domain": "ping", "states": ["up", "down"],"#)
+            .replacingOccurrences(of: #""path": "/ping","#, with: #""path": "/ping", "whenState": {"down": "down"},"#)
+        let folder = try ScratchContracts(contracts: [("ping.json", stateful)])
         try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
             let client = try RawClient(port: server.port)
+            let session = [MockHeader.session: "s"]
             #expect(server.setScenario("down", for: "ping", session: "s"))
+            #expect(try client.request("PUT", "/__mock/states/ping?session=t", body: #"{"state": "down"}"#).status == 200)
+            #expect(try client.get("/ping", headers: [MockHeader.session: "t"]).status == 503)
+
+            // The scenario "down" and the states go away...
             try folder.writeContract("ping.json", Self.ping.replacingOccurrences(of: "\"down\"", with: "\"gone\""))
             #expect(server.reloadContracts().succeeded)
-            #expect(try client.get("/ping", headers: [MockHeader.session: "s"]).status == 204)
-            #expect(try client.get("/__mock/contracts?session=s").text.contains(#""activeBecause":"first""#))
+            #expect(try client.get("/ping", headers: session).status == 204)
+            // ...and come back: the old override and state were forgotten, not kept aside.
+            try folder.writeContract("ping.json", stateful)
+            #expect(server.reloadContracts().succeeded)
+            #expect(try client.get("/ping", headers: session).status == 204)
+            #expect(try client.get("/ping", headers: [MockHeader.session: "t"]).status == 204)
+            #expect(try client.get("/__mock/states?session=t").text.contains(#""state":"up""#))
         }
     }
 

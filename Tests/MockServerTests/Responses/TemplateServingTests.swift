@@ -21,6 +21,9 @@ struct TemplateServingTests {
             #expect(first["has_next"] as? Bool == true && second["has_next"] as? Bool == false)
             #expect(beyond["page_no"] as? Int == 9 && (beyond["pages"] as? [Any])?.isEmpty == true,
                     "a page without a file is served from the fallback")
+            let padded = try json(client.get("/api/products?page_no=01&items_per_page=5"))
+            #expect(padded["page_no"] as? Int == 1 && (padded["pages"] as? [Any])?.count == 6,
+                    "an integer names its file as a plain integer: 01 selects page-1.json")
         }
     }
 

@@ -29,7 +29,31 @@ struct SequenceTests {
             #expect(try client.request("DELETE", "/__mock/scenarios/healthCheck").status == 200)
             #expect(try client.get("/healthChecker").status == 200, "reset returns to the first scenario")
             #expect(server.setScenario("flaky", for: "healthCheck"))
-            #expect(try client.get("/healthChecker").status == 503, "a reset sequence starts from its first step")
+            #expect(try client.get("/healthChecker").status == 503)
+            #expect(try server.journalEntries(JournalQuery(limit: 1)).last?.scenarioStep == 1,
+                    "a reset sequence starts from its first step")
+        }
+    }
+
+    @Test func settingTheSequenceAgain_StartsItOver() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            #expect(server.setScenario("flaky", for: "healthCheck"))
+            #expect(try (0..<3).map { _ in try client.get("/healthChecker").status } == [503, 503, 200])
+            let again = try client.request("PUT", "/__mock/scenarios/healthCheck", body: #"{"scenario": "flaky"}"#)
+            #expect(again.status == 200)
+            #expect(try client.get("/healthChecker").status == 503)
+            #expect(try server.journalEntries(JournalQuery(limit: 1)).last?.scenarioStep == 1)
+        }
+    }
+
+    @Test func head_DoesNotUseUpAStep() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            #expect(server.setScenario("flaky", for: "healthCheck"))
+            client.send("HEAD /healthChecker HTTP/1.1\r\nHost: a\r\n\r\n")
+            _ = client.readSome()
+            #expect(try (0..<3).map { _ in try client.get("/healthChecker").status } == [503, 503, 200])
         }
     }
 

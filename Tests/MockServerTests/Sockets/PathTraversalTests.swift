@@ -64,7 +64,7 @@ struct PathTraversalTests {
             // Routed and valid by contract: what refused it is the fixture path, not a type check.
             #expect(entry.endpoint == "file" && entry.violations.isEmpty)
             // Refused by the path rule, before the file system is asked.
-            #expect(entry.reason?.hasPrefix("a path parameter value cannot name a fixture") == true, "\(entry.reason ?? "-")")
+            #expect(entry.reason?.hasPrefix("a parameter value cannot name a fixture") == true, "\(entry.reason ?? "-")")
         }
     }
 }
