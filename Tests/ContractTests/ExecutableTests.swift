@@ -67,6 +67,35 @@ struct ExecutableTests {
         #expect(process.terminationStatus == 0)
     }
 
+    /// What follows the request, against the real executable: pages from the query, the flaky sequence
+    /// and the answer-then-get flow, each in its own session.
+    @Test func executable_ServesTemplatesSequencesAndStates_PerSession() async throws {
+        let (process, output, firstLine) = try Self.launch(log: "off")
+        defer {
+            if process.isRunning { process.terminate() }
+            withExtendedLifetime(output) {} // the server keeps writing to it
+        }
+        let port = try #require(firstLine.split(separator: ":").last.flatMap { Int($0) })
+        let urlSession = URLSession(configuration: .ephemeral)
+        defer { urlSession.finishTasksAndInvalidate() }
+        func client(_ session: MockSession) -> APIClient {
+            APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: urlSession),
+                      interceptors: [session], defaultTimeout: 5)
+        }
+        let page = await ProductService(client: client(MockSession()), vendorIdentifier: "v").list(page: 2, itemsPerPage: 3)
+        #expect(page.value?.pageNo == 2 && page.value?.itemsPerPage == 3 && page.value?.hasPrev == true)
+
+        let flaky = HealthService(client: client(MockSession(scenario: "flaky")))
+        var outcomes: [String] = []
+        for _ in 0..<3 { outcomes.append(await flaky.check().caseName) }
+        #expect(outcomes == ["serverErr", "serverErr", "success"])
+
+        let answering = QuestionService(client: client(MockSession())) { "t" }
+        #expect(await answering.answer(index: 3, myAnswer: "a").value?.myAnswer == "a")
+        #expect(await answering.question(index: 3).value?.myAnswer == "한강 공원")
+        #expect(await QuestionService(client: client(MockSession())) { "t" }.question(index: 3).value?.myAnswer == nil)
+    }
+
     @Test func executable_ValidateSubcommand_ReportsProblemsAndExitCode() async throws {
         let good = try await Self.run(["validate", "--contracts", ContractCatalog.contractsDirectory,
                                  "--fixtures", ContractCatalog.fixturesDirectory])

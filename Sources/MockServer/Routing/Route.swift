@@ -24,6 +24,9 @@ final class Route: Sendable {
     let defaultReason: Selection.Reason
     /// The scenario to play in each state of the domain that names one (`whenState`).
     let stateScenarios: [String: ScenarioPlay]
+    /// Whether a request without `X-Mock-Scenario` plays ``defaultPlay`` unless the admin API overrides it,
+    /// and changes nothing by playing it: no state picks the scenario, and it is no sequence or template.
+    let defaultIsPlain: Bool
 
     /// The domain's states, the initial one first; empty when it declares none.
     let domainStates: [String]
@@ -52,6 +55,7 @@ final class Route: Sendable {
         defaultPlay = serverPlay ?? plays[0]
         defaultReason = serverPlay == nil ? .first : .server
         stateScenarios = endpoint.whenState.compactMapValues { name in plays.first { $0.name == name } }
+        defaultIsPlain = stateScenarios.isEmpty && !defaultPlay.changesState
     }
 
     /// The domain's state given the one a session has set: that one if the contracts declare it, else the

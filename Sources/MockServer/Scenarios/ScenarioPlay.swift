@@ -14,12 +14,19 @@ final class ScenarioPlay: Sendable {
     let isTemplate: Bool
     /// Whether the fixture's path (or the fallback's) has `{placeholders}` to fill in per request.
     let hasPathPlaceholders: Bool
-    /// What a template of this scenario may read (the endpoint's parameters and their types).
+    /// What a template or a fixture path of this scenario may read (the endpoint's parameters and their
+    /// types); empty for a scenario that reads nothing from the request.
     let templateContext: ResponseTemplate.Context
     let delayMs: Int
     /// The state the domain moves to when this scenario plays.
     let setState: String?
     let action: Action
+
+    /// Whether playing it changes a session: a sequence moves on, a state is set, a template's counter counts.
+    var changesState: Bool {
+        if case .sequence = action { return true }
+        return isTemplate || setState != nil
+    }
 
     enum Action: Sendable {
         /// An ordinary response, its head encoded ahead of time.
@@ -38,7 +45,7 @@ final class ScenarioPlay: Sendable {
         fallback = nil
         isTemplate = false
         hasPathPlaceholders = false
-        templateContext = ResponseTemplate.Context(scenario, of: endpoint)
+        templateContext = ResponseTemplate.Context(isJSON: false)
         delayMs = 0
         setState = nil
         action = .sequence(steps, scenario.sequence ?? ScenarioSequence(steps: [], afterLast: .repeatLast))
@@ -49,8 +56,10 @@ final class ScenarioPlay: Sendable {
         fixture = scenario.body
         fallback = scenario.fallback
         isTemplate = scenario.isTemplate
-        hasPathPlaceholders = [scenario.body, scenario.fallback].contains { $0?.contains("{") ?? false }
-        templateContext = ResponseTemplate.Context(scenario, of: endpoint)
+        hasPathPlaceholders = [scenario.body, scenario.fallback].contains { $0?.utf8.contains(UInt8(ascii: "{")) ?? false }
+        // Built only where a request's values are read: a thousand static scenarios start sooner.
+        templateContext = isTemplate || hasPathPlaceholders ? ResponseTemplate.Context(scenario, of: endpoint)
+            : ResponseTemplate.Context(isJSON: false)
         delayMs = scenario.delayMs
         setState = scenario.setState
         let contentType = ("Content-Type", scenario.contentType ?? endpoint.contentType)

@@ -43,7 +43,11 @@ final class ScenarioStore: Sendable {
     ///     domain takes the scenario's state and a template's counter counts; `false` only names it (for a
     ///     request refused before it is played).
     func select(_ route: Route, requested: ScenarioPlay?, session: String, advancing: Bool) -> Selection {
-        withSession(session, creating: advancing) { session in
+        // The common case, the default session playing a scenario that changes nothing, takes at most one
+        // look-up under the lock and copies no session state.
+        if session == Self.defaultSession, let plain = plainSelection(route, requested: requested) { return plain }
+        let id = session
+        return withSession(session, creating: advancing) { session in
             let (chosen, reason) = Self.choose(route, requested: requested, in: session ?? SessionState(now: 0))
             var play = chosen
             var step: Int?
@@ -63,8 +67,22 @@ final class ScenarioStore: Sendable {
                     session?.counters[route.id] = counter
                 }
             }
-            return Selection(chosen: chosen, play: play, reason: reason, step: step, counter: counter)
+            return Selection(chosen: chosen, play: play, reason: reason, step: step, counter: counter, session: id)
         }
+    }
+
+    /// The selection for the default session when it is simply the requested scenario, or the route's
+    /// default with no override, and playing it changes nothing; `nil` when the full rules must run.
+    private func plainSelection(_ route: Route, requested: ScenarioPlay?) -> Selection? {
+        if let requested {
+            guard !requested.changesState else { return nil }
+            return Selection(chosen: requested, play: requested, reason: .header, step: nil, counter: 0,
+                             session: Self.defaultSession)
+        }
+        guard route.defaultIsPlain, state.withValue({ $0.main.overrides.isEmpty || $0.main.overrides[route.id] == nil })
+        else { return nil }
+        return Selection(chosen: route.defaultPlay, play: route.defaultPlay, reason: route.defaultReason, step: nil,
+                         counter: 0, session: Self.defaultSession)
     }
 
     /// Precedence: the request's header, the admin override, the state's scenario, `--scenario`, the first.

@@ -1,7 +1,7 @@
 /// The scenario a request plays, and why.
 struct Selection {
     /// Why a scenario was chosen, highest precedence first.
-    enum Reason: String, Sendable, Encodable {
+    enum Reason: String, Sendable, Codable {
         /// The request's `X-Mock-Scenario` header.
         case header
         /// The admin API (`PUT /__mock/scenarios/{id}`), for the request's session.
@@ -23,4 +23,6 @@ struct Selection {
     let step: Int?
     /// The endpoint's template counter in the session, when ``play`` is a template.
     let counter: Int
+    /// The session it was chosen in (``ScenarioStore/defaultSession`` for requests without one).
+    let session: String
 }

@@ -39,7 +39,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// The request's `X-Mock-Session`, or `nil` for the default session.
     public internal(set) var session: String?
     /// What chose the scenario: `header`, `override`, `state`, `server` (`--scenario`) or `first`.
-    public internal(set) var selectedBy: String?
+    public var selectedBy: String? { selection?.rawValue }
+    /// ``selectedBy`` as kept: one byte, where a string would cost a copy on the request path.
+    var selection: Selection.Reason?
     /// The sequence scenario that played ``scenario`` as its step number ``scenarioStep`` (1 for the
     /// first), if any.
     public internal(set) var scenarioSequence: String?
@@ -139,7 +141,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         violations = try container.decode([String].self, forKey: .violations)
         reason = try container.decodeIfPresent(String.self, forKey: .reason)
         session = try container.decodeIfPresent(String.self, forKey: .session)
-        selectedBy = try container.decodeIfPresent(String.self, forKey: .selectedBy)
+        selection = try container.decodeIfPresent(String.self, forKey: .selectedBy).flatMap(Selection.Reason.init)
         scenarioSequence = try container.decodeIfPresent(String.self, forKey: .scenarioSequence)
         scenarioStep = try container.decodeIfPresent(Int.self, forKey: .scenarioStep)
     }
@@ -150,7 +152,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
             && lhs.bodySize == rhs.bodySize && lhs.body == rhs.body && lhs.bodyTruncated == rhs.bodyTruncated
             && lhs.endpoint == rhs.endpoint && lhs.scenario == rhs.scenario
             && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations
-            && lhs.reason == rhs.reason && lhs.session == rhs.session && lhs.selectedBy == rhs.selectedBy
+            && lhs.reason == rhs.reason && lhs.session == rhs.session && lhs.selection == rhs.selection
             && lhs.scenarioSequence == rhs.scenarioSequence && lhs.scenarioStep == rhs.scenarioStep
     }
 }

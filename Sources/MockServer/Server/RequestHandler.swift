@@ -185,11 +185,12 @@ final class RequestHandler: HTTPResponder {
                                  body: bodyRedaction.capture(request), endpoint: endpoint,
                                  scenario: selection?.play.name, status: status, fault: fault, violations: violations,
                                  reason: reason)
-        if let session = request.headers[MockHeader.session], !session.isEmpty {
+        // A selection knows its session; only a request refused before one was made is looked up again.
+        if let session = selection?.session ?? request.headers[MockHeader.session], !session.isEmpty {
             entry.session = String(session.prefix(ScenarioStore.maximumIDLength))
         }
         if let selection {
-            entry.selectedBy = selection.reason.rawValue
+            entry.selection = selection.reason
             if let step = selection.step {
                 entry.scenarioSequence = selection.chosen.name
                 entry.scenarioStep = step
