@@ -211,4 +211,3 @@ package struct ResponseTemplate: Sendable {
     private static let backslash = UInt8(ascii: "\\")
     static let newline = UInt8(ascii: "\n")
 }
-extension ResponseTemplate.Context: Hashable {}

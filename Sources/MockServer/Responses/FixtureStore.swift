@@ -14,9 +14,9 @@ final class FixtureStore: Sendable {
         let modified: Int
         let size: Int
         let bytes: [UInt8]
-        /// The file parsed as a template, per context: parsed on first use, dropped with the entry when
-        /// the file changes.
-        let templates = Locked<[ResponseTemplate.Context: Result<ResponseTemplate, ResponseTemplate.Problem>]>([:])
+        /// The file parsed as a template, per scenario (``ScenarioPlay/serial``, whose context it was parsed
+        /// in): parsed on first use, dropped with the entry when the file changes.
+        let templates = Locked<[Int: Result<ResponseTemplate, ResponseTemplate.Problem>]>([:])
 
         init(path: String, modified: Int, size: Int, bytes: [UInt8]) {
             self.path = path
@@ -115,17 +115,18 @@ final class FixtureStore: Sendable {
         entry(at: relativePath).map(\.bytes)
     }
 
-    /// The file parsed as a response template for `context`, parsed once per version of the file; or why
-    /// there is no file.
-    func template(at relativePath: String, context: ResponseTemplate.Context)
+    /// The file parsed as `play`'s response template, once per version of the file; or why there is no
+    /// file. (Keyed by the scenario's serial number, which hashes in a few instructions where its context
+    /// would hash two dictionaries per request.)
+    func template(at relativePath: String, for play: ScenarioPlay)
         -> Result<Result<ResponseTemplate, ResponseTemplate.Problem>, Unavailable>
     {
         entry(at: relativePath).map { entry in
-            if let parsed = entry.templates.withValue({ $0[context] }) { return parsed }
+            if let parsed = entry.templates.withValue({ $0[play.serial] }) { return parsed }
             let parsed = Result { () throws(ResponseTemplate.Problem) in
-                try ResponseTemplate.parse(entry.bytes, context: context)
+                try ResponseTemplate.parse(entry.bytes, context: play.templateContext)
             }
-            entry.templates.withValue { $0[context] = parsed }
+            entry.templates.withValue { $0[play.serial] = parsed }
             return parsed
         }
     }

@@ -54,7 +54,7 @@ struct ResponseBodies: Sendable {
         guard play.isTemplate else {
             return fixture(path, fallback: fallback, read: fixtures.bytes(at:))
         }
-        let template = fixture(path, fallback: fallback) { fixtures.template(at: $0, context: play.templateContext) }
+        let template = fixture(path, fallback: fallback) { fixtures.template(at: $0, for: play) }
         switch template {
         case .failure(let failure):
             return .failure(failure)

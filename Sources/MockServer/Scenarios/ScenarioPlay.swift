@@ -5,6 +5,8 @@ import HTTPCore
 /// playing it copies and encodes nothing: its response head (status line and every field but the
 /// framing ones, with and without `Content-Type`), or its fault.
 final class ScenarioPlay: Sendable {
+    /// Unique among every scenario this process prepares, reloads included: names its parsed templates.
+    let serial = ScenarioPlay.nextSerial()
     let name: String
     /// The fixture path template, or `nil` for an empty body.
     let fixture: String?
@@ -81,6 +83,15 @@ final class ScenarioPlay: Sendable {
     }
 
     private static let noStore = (name: "Cache-Control", value: "no-store")
+
+    private static let serials = Locked(0)
+
+    private static func nextSerial() -> Int {
+        serials.withValue { serial in
+            serial += 1
+            return serial
+        }
+    }
 }
 
 extension Fault {
