@@ -13,7 +13,7 @@ final class ScenarioStore: Sendable {
     static let defaultSession = ""
     /// A session id longer than this is refused, so a client cannot fill memory with ids.
     static let maximumIDLength = 128
-    /// Past this many sessions the least recently used is dropped.
+    /// Past this many sessions the least recently used tenth is dropped.
     static let maximumSessions = 10_000
 
     private struct State {
