@@ -6,7 +6,9 @@ package struct Contract: Sendable {
     package let file: String
     /// The domain's named states, the first being the initial one; empty when it declares none.
     package let states: [String]
+    /// Every endpoint, a resource's operations included.
     package let endpoints: [ContractEndpoint]
+    package let resources: [Resource]
 }
 
 /// One endpoint of a contract: how to recognise its requests, what they must carry, how to answer.
@@ -24,6 +26,9 @@ package struct ContractEndpoint: Sendable {
     package let scenarios: [Scenario]
     /// The scenario to play, by name, while the domain is in a given state and nothing else names one.
     package let whenState: [String: String]
+    /// For an operation of a resource: which resource (by id) and operation; its first scenario, `store`,
+    /// answers from the resource's store.
+    package var resource: (id: String, operation: ResourceOperation)? = nil
 
     /// The scenario named `name`, if any.
     package func scenario(named name: String) -> Scenario? {

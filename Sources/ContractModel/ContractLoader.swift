@@ -9,6 +9,8 @@ import Foundation
 package struct ContractSet: Sendable {
     package let contracts: [Contract]
     package let fixturesDirectory: String
+    /// Each resource's seed items, by resource id (absent: it starts empty).
+    package var seeds: [String: [JSONValue]] = [:]
 
     /// Every endpoint of every contract, in file order.
     package var endpoints: [ContractEndpoint] { contracts.flatMap(\.endpoints) }
@@ -64,10 +66,26 @@ package enum ContractLoader {
             var checker = FixtureChecker(root: fixturesDirectory, progress: progress)
             problems += checker.problems(of: contracts)
         }
+        var seeds: [String: [JSONValue]] = [:]
+        if isDirectory(fixturesDirectory) {
+            for contract in contracts {
+                for (index, resource) in contract.resources.enumerated() {
+                    guard let file = resource.seedFile else { continue }
+                    switch ResourceSeed.read(file, of: resource, fixturesDirectory: fixturesDirectory) {
+                    case .success(let items): seeds[resource.id] = items
+                    case .failure(let problem):
+                        problems.append(ContractProblem(file: contract.file, path: "$.resources[\(index)].seed",
+                                                        reason: problem.message))
+                    }
+                }
+            }
+        }
         guard problems.isEmpty else {
             throw ContractLoadError(problems: problems.map { $0.naming(in: documents[$0.file]) })
         }
-        return ContractSet(contracts: contracts, fixturesDirectory: fixturesDirectory)
+        var set = ContractSet(contracts: contracts, fixturesDirectory: fixturesDirectory)
+        set.seeds = seeds
+        return set
     }
 
     private static func contractFiles(in directory: String, problems: inout [ContractProblem]) -> [String] {

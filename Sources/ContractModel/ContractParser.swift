@@ -11,14 +11,16 @@ struct ContractParser {
     init(file: String) { self.file = file }
 
     mutating func parse(_ document: JSONValue) -> Contract? {
-        guard let root = object(document, at: "$", keys: ["domain", "endpoints", "description", "states"]) else {
+        guard let root = object(document, at: "$", keys: ["domain", "endpoints", "description", "states", "resources"])
+        else {
             return nil
         }
         let domain = requiredString(root["domain"], at: "$.domain")
         states = parseStates(root["states"], at: "$.states")
         var endpoints: [ContractEndpoint] = []
-        if let list = array(root["endpoints"], at: "$.endpoints", required: true) {
-            if list.isEmpty { report("$.endpoints", "must list at least one endpoint") }
+        let (resources, resourceEndpoints) = parseResources(root["resources"], domain: domain ?? "")
+        if let list = array(root["endpoints"], at: "$.endpoints", required: resources.isEmpty) {
+            if list.isEmpty && resources.isEmpty { report("$.endpoints", "must list at least one endpoint") }
             for (index, value) in list.enumerated() {
                 if let endpoint = parseEndpoint(value, domain: domain ?? "", at: "$.endpoints[\(index)]") {
                     endpoints.append(endpoint)
@@ -27,7 +29,8 @@ struct ContractParser {
         }
         checkUnique(endpoints.map(\.id), at: "$.endpoints", what: "endpoint id")
         guard let domain else { return nil }
-        return Contract(domain: domain, file: file, states: states, endpoints: endpoints)
+        return Contract(domain: domain, file: file, states: states, endpoints: endpoints + resourceEndpoints,
+                        resources: resources)
     }
 
     private mutating func parseStates(_ value: JSONValue?, at path: String) -> [String] {

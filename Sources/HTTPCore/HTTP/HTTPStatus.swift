@@ -22,7 +22,10 @@ package struct HTTPStatus: Equatable, Sendable {
     package static let requestTimeout = HTTPStatus(408)
     package static let contentTooLarge = HTTPStatus(413)
     package static let uriTooLong = HTTPStatus(414)
+    package static let created = HTTPStatus(201)
+    package static let preconditionFailed = HTTPStatus(412)
     package static let unprocessableContent = HTTPStatus(422)
+    package static let insufficientStorage = HTTPStatus(507)
     package static let headerFieldsTooLarge = HTTPStatus(431)
     package static let internalServerError = HTTPStatus(500)
     package static let notImplemented = HTTPStatus(501)
@@ -39,6 +42,7 @@ package struct HTTPStatus: Equatable, Sendable {
         428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
         451: "Unavailable For Legal Reasons", 500: "Internal Server Error", 501: "Not Implemented",
         502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+        507: "Insufficient Storage",
     ]
 
     private static func fallbackReason(_ code: Int) -> String {

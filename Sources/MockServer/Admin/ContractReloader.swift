@@ -39,9 +39,14 @@ final class ContractReloader: Sendable {
     /// Told after every reload, with its problems if it failed (the executable logs them).
     private let onReload: (@Sendable (ReloadOutcome) -> Void)?
 
-    init(contracts: ContractSet, configuration: MockServer.Configuration, scenarios: ScenarioStore) {
+    /// Resources start again from their seeds when a new set is served.
+    private let resources: ResourceStore
+
+    init(contracts: ContractSet, configuration: MockServer.Configuration, scenarios: ScenarioStore,
+         resources: ResourceStore) {
         self.configuration = configuration
         self.scenarios = scenarios
+        self.resources = resources
         onReload = configuration.onReload
         state = Locked(State(current: ServingSet(contracts: contracts, serverScenario: configuration.scenario),
                              stamps: Self.stamps(of: configuration.contractsDirectory)))
@@ -100,6 +105,7 @@ final class ContractReloader: Sendable {
             outcome = ReloadOutcome(succeeded: true, problems: [], endpoints: serving.routes.count,
                                     seconds: POSIX.wallClock().seconds)
             scenarios.prune(to: serving)
+            resources.replaceSeeds(contracts.seeds)
             state.withValue { $0.current = serving }
         } catch {
             outcome = ReloadOutcome(succeeded: false, problems: error.problems, endpoints: current.routes.count,

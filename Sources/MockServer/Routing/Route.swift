@@ -30,9 +30,12 @@ final class Route: Sendable {
 
     /// The domain's states, the initial one first; empty when it declares none.
     let domainStates: [String]
+    /// For an operation of a resource: the resource, whose store answers the `store` scenario.
+    let resource: (resource: Resource, operation: ResourceOperation)?
 
-    init(_ endpoint: ContractEndpoint, serverScenario: String?, domainStates: [String] = []) {
+    init(_ endpoint: ContractEndpoint, serverScenario: String?, domainStates: [String] = [], resource: Resource? = nil) {
         self.domainStates = domainStates
+        self.resource = resource.flatMap { resource in endpoint.resource.map { (resource, $0.operation) } }
         self.endpoint = endpoint
         id = endpoint.id
         domain = endpoint.domain

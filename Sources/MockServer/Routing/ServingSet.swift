@@ -20,8 +20,11 @@ final class ServingSet: Sendable {
             states[contract.domain] = contract.states
         }
         self.states = states
-        routes = contracts.endpoints.map {
-            Route($0, serverScenario: serverScenario, domainStates: states[$0.domain] ?? [])
+        var resources: [String: Resource] = [:]
+        for resource in contracts.contracts.flatMap(\.resources) { resources[resource.id] = resource }
+        routes = contracts.endpoints.map { endpoint in
+            Route(endpoint, serverScenario: serverScenario, domainStates: states[endpoint.domain] ?? [],
+                  resource: endpoint.resource.flatMap { resources[$0.id] })
         }
         routesByID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         router = Router(routes: routes)

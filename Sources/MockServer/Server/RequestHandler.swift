@@ -9,6 +9,7 @@ final class RequestHandler: HTTPResponder {
     let scenarios: ScenarioStore
     let fixtures: FixtureStore
     private let bodies: ResponseBodies
+    private let resources: ResourceResponder
     let journal: Journal
     private let admin: AdminAPI
     private let adminAccess: AdminAccess
@@ -24,9 +25,12 @@ final class RequestHandler: HTTPResponder {
         bodyRedaction = BodyRedaction(enabled: !configuration.journalSecrets)
         cors = configuration.cors
         scenarios = ScenarioStore(idleSeconds: configuration.sessionIdleTimeout)
-        self.contracts = ContractReloader(contracts: contracts, configuration: configuration, scenarios: scenarios)
+        let store = ResourceStore(seeds: contracts.seeds, idleTimeout: scenarios.idleTimeout)
+        self.contracts = ContractReloader(contracts: contracts, configuration: configuration, scenarios: scenarios,
+                                          resources: store)
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
         bodies = ResponseBodies(fixtures: fixtures)
+        resources = ResourceResponder(store: store)
         journal = Journal(capacity: configuration.journalCapacity)
         admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, journal: journal,
                          eventQueueLimit: configuration.eventQueueLimit)
@@ -136,6 +140,13 @@ final class RequestHandler: HTTPResponder {
         parameters: [String: String]
     ) -> Reply {
         let play = selection.play
+        if let (resource, operation) = route.resource, play.name == ResourceResponder.storeScenario {
+            let response = resources.respond(operation, of: resource, request: request, itemID: parameters["id"],
+                                             session: selection.session,
+                                             naming: MockHeader.naming(endpoint: route.id, scenario: play.name))
+            return journaled(.respond(response, note: .init(source: play.name)),
+                             entry(request, endpoint: route.id, selection: selection, status: response.status.code))
+        }
         var body: [UInt8] = []
         if play.fixture != nil {
             switch bodies.body(for: play, request: request, parameters: parameters, counter: selection.counter) {

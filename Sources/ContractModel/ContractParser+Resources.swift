@@ -1,0 +1,98 @@
+extension ContractParser {
+    // MARK: - Resources
+
+    private static let resourceKeys: Set = [
+        "id", "path", "idField", "idType", "fields", "seed", "shape", "maxItems", "auth", "description",
+    ]
+
+    /// Reads `resources` and makes each operation an endpoint of its own, so routing, scenarios, the admin
+    /// API and the journal treat it like any other.
+    mutating func parseResources(_ value: JSONValue?, domain: String) -> (resources: [Resource], endpoints: [ContractEndpoint]) {
+        guard let list = array(value, at: "$.resources", required: false) else { return ([], []) }
+        var resources: [Resource] = []
+        var endpoints: [ContractEndpoint] = []
+        for (index, item) in list.enumerated() {
+            guard let resource = parseResource(item, at: "$.resources[\(index)]") else { continue }
+            resources.append(resource.resource)
+            endpoints += Self.operations(of: resource.resource, domain: domain, bearerAuth: resource.bearerAuth)
+        }
+        checkUnique(resources.map(\.id), at: "$.resources", what: "resource id")
+        return (resources, endpoints)
+    }
+
+    private mutating func parseResource(_ value: JSONValue, at path: String) -> (resource: Resource, bearerAuth: Bool)? {
+        guard let fields = object(value, at: path, keys: Self.resourceKeys) else { return nil }
+        let id = requiredString(fields["id"], at: path + ".id")
+        if let id, !Self.isWord(id) || id.contains(".") { report(path + ".id", "a resource id is one word, without dots") }
+        var template: PathTemplate?
+        if let text = requiredString(fields["path"], at: path + ".path") {
+            template = PathTemplate(text)
+            if template == nil || !(template?.parameterNames.isEmpty ?? true) {
+                report(path + ".path", "\"\(text)\" must start with / and have no {parameters}: it is the collection's path")
+                template = nil
+            }
+        }
+        let idField = optionalString(fields["idField"], at: path + ".idField") ?? "id"
+        var idType = Resource.IDType.integer
+        if let text = optionalString(fields["idType"], at: path + ".idType") {
+            if let type = Resource.IDType(rawValue: text) { idType = type } else {
+                report(path + ".idType", "\"\(text)\" is not one of integer, uuid")
+            }
+        }
+        let types = fieldTypes(fields["fields"], at: path + ".fields")
+        if fields["fields"] == nil { report(path + ".fields", "is required: the item's fields and their types") }
+        if types[idField] != nil {
+            report(path + ".fields." + idField, "is the id field; its type is idType")
+        }
+        for (name, type) in types.sorted(by: { $0.key < $1.key }) where type.kind == .file || type.kind == .json {
+            report(path + ".fields." + name, "a resource field is string, integer, number or boolean, not \(type.kind.rawValue)")
+        }
+        var shape = Resource.Shape.bare
+        if let text = optionalString(fields["shape"], at: path + ".shape") {
+            if let value = Resource.Shape(rawValue: text) { shape = value } else {
+                report(path + ".shape", "\"\(text)\" is not one of bare, envelope")
+            }
+        }
+        let seed = optionalString(fields["seed"], at: path + ".seed")
+        if let seed, !FixturePath.staysInside(seed) || !FixturePath.placeholders(in: seed).isEmpty {
+            report(path + ".seed", "\"\(seed)\" must be a relative path inside the fixtures folder, without {placeholders}")
+        }
+        let maximumItems = integer(fields["maxItems"], at: path + ".maxItems", in: 1...1_000_000) ?? 10_000
+        var bearerAuth = false
+        if let auth = fields["auth"] {
+            if case .string("bearer") = auth { bearerAuth = true } else { report(path + ".auth", "must be \"bearer\"") }
+        }
+        _ = optionalString(fields["description"], at: path + ".description")
+        guard let id, let template else { return nil }
+        let resource = Resource(id: id, path: template, idField: idField, idType: idType, fields: types,
+                                seedFile: seed, shape: shape, maximumItems: maximumItems)
+        return (resource, bearerAuth)
+    }
+
+    /// One endpoint per operation, each with the scenarios `store` (the default: the store answers) and
+    /// `serverErr` (a 500, for a client's error path).
+    private static func operations(of resource: Resource, domain: String, bearerAuth: Bool) -> [ContractEndpoint] {
+        ResourceOperation.allCases.map { operation in
+            let (method, isItem) = operation.route
+            var request = RequestRequirements()
+            request.bearerAuth = bearerAuth
+            var path = resource.path
+            if isItem {
+                path = PathTemplate(resource.path.description + "/{id}") ?? resource.path
+                request.pathParams = ["id": FieldType(kind: resource.idType == .integer ? .integer : .string)]
+            }
+            let store = Scenario(name: "store", status: operation == .create ? 201 : operation == .delete ? 204 : 200,
+                                 body: nil, fallback: nil, isTemplate: false, headers: [:], contentType: nil, fault: nil,
+                                 delayMs: 0, holdMs: 10_000, expect: .success,
+                                 description: "the resource's store answers", sequence: nil, setState: nil)
+            let serverErr = Scenario(name: "serverErr", status: 500, body: nil, fallback: nil, isTemplate: false,
+                                     headers: [:], contentType: nil, fault: nil, delayMs: 0, holdMs: 10_000,
+                                     expect: .serverErr, description: nil, sequence: nil, setState: nil)
+            var endpoint = ContractEndpoint(id: resource.id + "." + operation.rawValue, domain: domain, method: method,
+                                            path: path, request: request, contentType: "application/json",
+                                            scenarios: [store, serverErr], whenState: [:])
+            endpoint.resource = (resource.id, operation)
+            return endpoint
+        }
+    }
+}

@@ -1,0 +1,230 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ContractModel
+import HTTPCore
+
+/// Answers a resource's operations from its store, with REST semantics (RFC 9110; json-server's
+/// conventions where the RFCs are silent): lists with filters, sorting, paging and `X-Total-Count`;
+/// items with an `ETag`, `If-None-Match` giving 304 and a stale `If-Match` 412; creation with 201 and
+/// `Location`; `PATCH` as a JSON Merge Patch (RFC 7396). Every body is checked against the resource's fields.
+struct ResourceResponder: Sendable {
+    let store: ResourceStore
+
+    /// The scenario every operation of a resource has first: the store answers.
+    static let storeScenario = "store"
+
+    /// - Parameters:
+    ///   - itemID: The `{id}` of an item's path; `nil` for the collection's.
+    ///   - naming: Fields every response carries (the endpoint and scenario that answered).
+    func respond(
+        _ operation: ResourceOperation,
+        of resource: Resource,
+        request: HTTPRequest,
+        itemID: String?,
+        session: String,
+        naming: [(name: String, value: String)]
+    ) -> HTTPResponse {
+        var answer = Answer(resource: resource, naming: naming)
+        switch operation {
+        case .list:
+            let query: ResourceQuery
+            do {
+                query = try ResourceQuery.parse(PercentDecoding.queryItems(request.query) ?? [],
+                                                fields: resource.queryableFields)
+            } catch {
+                return answer.error(.badRequest, error.message)
+            }
+            let (page, total) = store.withCollection(resource, session: session) { query.apply(to: $0.items) }
+            answer.headers.append(("X-Total-Count", String(total)))
+            return answer.value(.ok, .array(page))
+        case .create:
+            return create(resource, request: request, session: session, answer: answer)
+        case .read, .replace, .update, .delete:
+            return item(operation, resource, request: request, id: itemID ?? "", session: session, answer: answer)
+        }
+    }
+
+    private func create(_ resource: Resource, request: HTTPRequest, session: String, answer: Answer) -> HTTPResponse {
+        var answer = answer
+        let body: JSONValue
+        switch Self.jsonBody(request) {
+        case .success(let value): body = value
+        case .failure(let problem): return answer.error(.badRequest, problem.message)
+        }
+        var problems = ResourceItemCheck.problems(of: body, in: resource, requireID: false)
+        if case .object(let fields) = body, fields[resource.idField] != nil {
+            problems.append("\(resource.idField) is assigned by the server; leave it out")
+        }
+        guard problems.isEmpty else { return answer.invalid(problems, resource) }
+        let created = store.withCollection(resource, session: session) { collection -> JSONValue? in
+            guard collection.items.count < resource.maximumItems, case .object(var fields) = body else { return nil }
+            switch resource.idType {
+            case .integer:
+                fields[resource.idField] = .number(Double(collection.nextID))
+                collection.nextID += 1
+            case .uuid:
+                fields[resource.idField] = .string(UUID().uuidString.lowercased())
+            }
+            collection.items.append(.object(fields))
+            return .object(fields)
+        }
+        guard let created else {
+            return answer.error(.insufficientStorage, "\(resource.id) holds its most items (\(resource.maximumItems)) "
+                + "in this session; delete some, or reset it with DELETE /__mock/resources/\(resource.id)")
+        }
+        let id = Self.text(of: created, resource)
+        answer.headers.append(("Location", resource.path.description + "/" + id))
+        answer.headers.append(("ETag", EntityTag(of: created.serialized).header))
+        return answer.value(.created, created)
+    }
+
+    private func item(
+        _ operation: ResourceOperation,
+        _ resource: Resource,
+        request: HTTPRequest,
+        id: String,
+        session: String,
+        answer: Answer
+    ) -> HTTPResponse {
+        var answer = answer
+        let ifMatch = request.headers["If-Match"].map(EntityTag.parseList)
+        let ifNoneMatch = request.headers["If-None-Match"].map(EntityTag.parseList)
+        if ifMatch == .some(nil) || ifNoneMatch == .some(nil) {
+            return answer.error(.badRequest, "If-Match and If-None-Match take \"*\" or quoted entity tags")
+        }
+        var body: JSONValue?
+        if operation == .replace || operation == .update {
+            switch Self.jsonBody(request) {
+            case .success(let value): body = value
+            case .failure(let problem): return answer.error(.badRequest, problem.message)
+            }
+        }
+        let outcome = store.withCollection(resource, session: session) { collection -> ItemOutcome in
+            let index = collection.items.firstIndex { Self.has(id: id, $0, resource) }
+            let current = index.map { collection.items[$0] }
+            let tag = current.map { EntityTag(of: $0.serialized) }
+            // RFC 9110 §13.2.2: If-Match first, then (for GET) If-None-Match.
+            if let condition = ifMatch ?? nil, operation != .read, !condition.matchesStrongly(tag) { return .preconditionFailed }
+            guard let index, let current, let tag else { return .missing }
+            switch operation {
+            case .read:
+                if let condition = ifNoneMatch ?? nil, !condition.noneMatchWeakly(tag) { return .notModified(tag) }
+                return .item(current, tag)
+            case .delete:
+                collection.items.remove(at: index)
+                return .deleted
+            case .replace, .update:
+                guard var next = body else { return .missing }
+                if operation == .update { next = current.merging(patch: next) }
+                var problems = ResourceItemCheck.problems(of: next, in: resource, requireID: false)
+                if case .object(var fields) = next, problems.isEmpty {
+                    let currentID = Self.idValue(of: current, resource)
+                    if let given = fields[resource.idField], given != currentID {
+                        problems.append("\(resource.idField) cannot change (it is \(id))")
+                    }
+                    fields[resource.idField] = currentID
+                    next = .object(fields)
+                }
+                guard problems.isEmpty else { return .invalid(problems) }
+                collection.items[index] = next
+                return .item(next, EntityTag(of: next.serialized))
+            case .list, .create:
+                return .missing
+            }
+        }
+        switch outcome {
+        case .preconditionFailed:
+            return answer.error(.preconditionFailed, "If-Match does not match the current \(resource.id) item \(id); "
+                + "read it again (its ETag changed)")
+        case .missing:
+            return answer.error(.notFound, "no \(resource.id) item with \(resource.idField) \(id)")
+        case .invalid(let problems):
+            return answer.invalid(problems, resource)
+        case .notModified(let tag):
+            return HTTPResponse(status: HTTPStatus(304), headers: [("ETag", tag.header), ("Cache-Control", "no-store")] + answer.naming)
+        case .deleted:
+            return HTTPResponse(status: .noContent, headers: answer.naming)
+        case .item(let value, let tag):
+            answer.headers.append(("ETag", tag.header))
+            return answer.value(.ok, value)
+        }
+    }
+
+    private enum ItemOutcome {
+        case preconditionFailed, missing, deleted
+        case invalid([String])
+        case notModified(EntityTag)
+        case item(JSONValue, EntityTag)
+    }
+
+    // MARK: - Reading and writing
+
+    /// The request's body as JSON: a JSON (or merge-patch) media type, or none, and a document that parses.
+    private static func jsonBody(_ request: HTTPRequest) -> Result<JSONValue, BodyProblem> {
+        if let type = request.headers["content-type"]?.lowercased(), !type.contains("json") {
+            return .failure(BodyProblem(message: "the body must be JSON (Content-Type application/json or "
+                + "application/merge-patch+json), not \(type)"))
+        }
+        do {
+            return .success(try JSONValue.parse(request.body))
+        } catch {
+            return .failure(BodyProblem(message: "the body is not valid JSON: \(error)"))
+        }
+    }
+
+    private struct BodyProblem: Error {
+        let message: String
+    }
+
+    private static func idValue(of item: JSONValue, _ resource: Resource) -> JSONValue? {
+        if case .object(let fields) = item { fields[resource.idField] } else { nil }
+    }
+
+    private static func has(id: String, _ item: JSONValue, _ resource: Resource) -> Bool {
+        switch idValue(of: item, resource) {
+        case .number(let number)?: Int(id).map { Double($0) == number } ?? false
+        case .string(let text)?: text.lowercased() == id.lowercased()
+        default: false
+        }
+    }
+
+    private static func text(of item: JSONValue, _ resource: Resource) -> String {
+        switch idValue(of: item, resource) {
+        case .number(let number)?: String(Int(number))
+        case .string(let text)?: text
+        default: ""
+        }
+    }
+
+    /// A response under construction: its headers, and the resource's shape.
+    private struct Answer {
+        let resource: Resource
+        let naming: [(name: String, value: String)]
+        var headers: [(name: String, value: String)] = []
+
+        init(resource: Resource, naming: [(name: String, value: String)]) {
+            self.resource = resource
+            self.naming = naming
+        }
+
+        func value(_ status: HTTPStatus, _ value: JSONValue) -> HTTPResponse {
+            let body: JSONValue = switch resource.shape {
+            case .bare: value
+            case .envelope: .object(["status": .number(Double(status.code)), "responseMsg": .string(status.reason), "data": value])
+            }
+            return .json(status, body.serialized, headers: headers + naming)
+        }
+
+        func error(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
+            ServerJSON.error(status, message, headers: naming)
+        }
+
+        func invalid(_ problems: [String], _ resource: Resource) -> HTTPResponse {
+            ServerJSON.error(.badRequest, "the body is not a \(resource.id) item: " + problems.joined(separator: "; "),
+                             violations: problems, headers: naming)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ContractModel
+import HTTPCore
+
+/// The items of every resource, per session: each session's copy is made from the seed on first use,
+/// so parallel tests never see each other's items. Sessions idle as long as ``ScenarioStore``'s are
+/// dropped with their items.
+final class ResourceStore: Sendable {
+    /// One resource's items in one session, in creation order.
+    struct Collection: Sendable {
+        var items: [JSONValue]
+        /// The next integer id: one more than the largest ever held.
+        var nextID: Int
+    }
+
+    private struct Session {
+        var collections: [String: Collection] = [:]
+        var lastUsed: UInt64 = 0
+    }
+
+    private let sessions = Locked<[String: Session]>([:])
+    private let seeds: Locked<[String: [JSONValue]]>
+    private let idleTimeout: UInt64
+
+    init(seeds: [String: [JSONValue]], idleTimeout: UInt64) {
+        self.seeds = Locked(seeds)
+        self.idleTimeout = idleTimeout
+    }
+
+    /// Runs `body` on `resource`'s items in `session`, under the store's lock.
+    func withCollection<T>(_ resource: Resource, session: String, _ body: (inout Collection) -> T) -> T {
+        let now = POSIX.monotonicNanoseconds()
+        let seed = seeds.withValue { $0[resource.id] } ?? []
+        return sessions.withValue { sessions in
+            if session != ScenarioStore.defaultSession, sessions.count > 64 {
+                sessions = sessions.filter { $0.key == ScenarioStore.defaultSession || now &- $0.value.lastUsed < idleTimeout }
+            }
+            var state = sessions.removeValue(forKey: session) ?? Session()
+            state.lastUsed = now
+            var collection = state.collections[resource.id] ?? Collection(items: seed, nextID: Self.nextID(after: seed, resource))
+            let result = body(&collection)
+            state.collections[resource.id] = collection
+            sessions[session] = state
+            return result
+        }
+    }
+
+    /// Back to the seeds: one resource or every one, in one session or in all.
+    func reset(resourceID: String?, session: String?) {
+        sessions.withValue { sessions in
+            for id in sessions.keys where session == nil || id == session {
+                if let resourceID { sessions[id]?.collections[resourceID] = nil } else { sessions[id]?.collections = [:] }
+            }
+        }
+    }
+
+    /// New seeds after a contract reload; every session starts again from them.
+    func replaceSeeds(_ new: [String: [JSONValue]]) {
+        seeds.withValue { $0 = new }
+        sessions.withValue { $0 = [:] }
+    }
+
+    private static func nextID(after items: [JSONValue], _ resource: Resource) -> Int {
+        var largest = 0
+        for case .object(let fields) in items {
+            if case .number(let id)? = fields[resource.idField], id.rounded() == id, abs(id) < 1e15 { largest = max(largest, Int(id)) }
+        }
+        return largest + 1
+    }
+}

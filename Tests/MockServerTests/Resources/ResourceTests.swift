@@ -1,0 +1,177 @@
+import Foundation
+import MockServer
+import Testing
+import TestSupport
+
+/// A resource declared in a contract, served over real sockets: REST semantics, ETags, per session.
+struct ResourceTests {
+    static let contract = """
+        {"domain": "cart", "resources": [{"id": "cartItems", "path": "/api/cart/items",
+          "fields": {"productId": "integer", "quantity": "integer", "note": "string?"},
+          "seed": "cart/items.json", "maxItems": 4}]}
+        """
+    static let seed = #"[{"id": 1, "productId": 1, "quantity": 2}, {"id": 2, "productId": 3, "quantity": 1}]"#
+
+    private func withCart(_ body: (MockServer, RawClient) throws -> Void) async throws {
+        let folder = try ScratchContracts(contracts: [("cart.json", Self.contract)], fixtures: [("cart/items.json", Self.seed)])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
+            try body(server, try RawClient(port: server.port))
+        }
+    }
+
+    private func json(_ response: RawResponse) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(response.body))
+    }
+
+    private let jsonType = ["Content-Type": "application/json"]
+
+    @Test func createReadUpdateDelete_WalkTheStore() async throws {
+        try await withCart { _, client in
+            let created = try client.request("POST", "/api/cart/items", headers: jsonType, body: #"{"productId": 7, "quantity": 1}"#)
+            #expect(created.status == 201)
+            #expect(created.header("Location") == "/api/cart/items/3")
+            #expect((try json(created) as? [String: Any])?["id"] as? Int == 3)
+
+            let read = try client.get("/api/cart/items/3")
+            #expect(read.status == 200 && read.header("ETag") == created.header("ETag"))
+
+            let patched = try client.request("PATCH", "/api/cart/items/3", headers: ["Content-Type": "application/merge-patch+json"],
+                                             body: #"{"quantity": 5, "note": "gift"}"#)
+            #expect(patched.status == 200)
+            #expect((try json(patched) as? [String: Any])?["quantity"] as? Int == 5)
+
+            let replaced = try client.request("PUT", "/api/cart/items/3", headers: jsonType, body: #"{"productId": 8, "quantity": 2}"#)
+            #expect(replaced.status == 200)
+            #expect((try json(replaced) as? [String: Any])?["note"] == nil, "PUT replaces the whole item")
+
+            #expect(try client.request("DELETE", "/api/cart/items/3").status == 204)
+            #expect(try client.get("/api/cart/items/3").status == 404)
+            let list = try client.get("/api/cart/items")
+            #expect((try json(list) as? [Any])?.count == 2)
+            #expect(list.header("X-Total-Count") == "2")
+        }
+    }
+
+    @Test func list_FiltersSortsAndPages() async throws {
+        try await withCart { _, client in
+            for product in [5, 9] {
+                _ = try client.request("POST", "/api/cart/items", headers: jsonType, body: #"{"productId": \#(product), "quantity": 1}"#)
+            }
+            let filtered = try client.get("/api/cart/items?productId=5")
+            #expect((try json(filtered) as? [[String: Any]])?.compactMap { $0["id"] as? Int } == [3])
+            let sorted = try client.get("/api/cart/items?_sort=-productId&_limit=2&_page=1")
+            #expect((try json(sorted) as? [[String: Any]])?.compactMap { $0["productId"] as? Int } == [9, 5])
+            #expect(sorted.header("X-Total-Count") == "4")
+            let bad = try client.get("/api/cart/items?colour=red")
+            #expect(bad.status == 400 && bad.text.contains("productId"))
+        }
+    }
+
+    @Test func badBodies_Are400NamingEveryField_AndNothingChanges() async throws {
+        try await withCart { _, client in
+            let bad = try client.request("POST", "/api/cart/items", headers: jsonType, body: #"{"productId": "x", "colour": 1}"#)
+            #expect(bad.status == 400)
+            #expect(bad.text.contains("productId") && bad.text.contains("quantity") && bad.text.contains("colour"))
+            #expect(try client.request("POST", "/api/cart/items", headers: jsonType, body: "{").status == 400)
+            #expect(try client.request("POST", "/api/cart/items", headers: jsonType,
+                                       body: #"{"id": 9, "productId": 1, "quantity": 1}"#).status == 400)
+            let patchID = try client.request("PATCH", "/api/cart/items/1", headers: jsonType, body: #"{"id": 5}"#)
+            #expect(patchID.status == 400 && patchID.text.contains("cannot change"))
+            #expect(try client.get("/api/cart/items").header("X-Total-Count") == "2")
+        }
+    }
+
+    @Test func staleIfMatch_Is412_AndIfNoneMatch_Is304() async throws {
+        try await withCart { _, client in
+            let tag = try #require(try client.get("/api/cart/items/1").header("ETag"))
+            #expect(try client.get("/api/cart/items/1", headers: ["If-None-Match": tag]).status == 304)
+            let first = try client.request("PATCH", "/api/cart/items/1", headers: jsonType.merging(["If-Match": tag]) { $1 },
+                                           body: #"{"quantity": 3}"#)
+            #expect(first.status == 200)
+            let stale = try client.request("PATCH", "/api/cart/items/1", headers: jsonType.merging(["If-Match": tag]) { $1 },
+                                           body: #"{"quantity": 4}"#)
+            #expect(stale.status == 412)
+            #expect(try client.request("DELETE", "/api/cart/items/1", headers: ["If-Match": tag]).status == 412)
+            #expect(try client.request("DELETE", "/api/cart/items/1", headers: ["If-Match": #""nope"#]).status == 400)
+            let current = try #require(first.header("ETag"))
+            #expect(try client.request("DELETE", "/api/cart/items/1", headers: ["If-Match": current]).status == 204)
+        }
+    }
+
+    @Test func sessions_HaveTheirOwnItems_AndTheCapIs507() async throws {
+        try await withCart { _, client in
+            let a = [MockHeader.session: "a", "Content-Type": "application/json"]
+            #expect(try client.request("POST", "/api/cart/items", headers: a, body: #"{"productId": 1, "quantity": 1}"#).status == 201)
+            #expect(try client.get("/api/cart/items", headers: [MockHeader.session: "a"]).header("X-Total-Count") == "3")
+            #expect(try client.get("/api/cart/items", headers: [MockHeader.session: "b"]).header("X-Total-Count") == "2")
+            #expect(try client.get("/api/cart/items").header("X-Total-Count") == "2")
+            #expect(try client.request("POST", "/api/cart/items", headers: a, body: #"{"productId": 1, "quantity": 1}"#).status == 201)
+            let full = try client.request("POST", "/api/cart/items", headers: a, body: #"{"productId": 1, "quantity": 1}"#)
+            #expect(full.status == 507, "maxItems 4")
+        }
+    }
+
+    @Test func scenarioHeader_StillWins() async throws {
+        try await withCart { server, client in
+            let failing = try client.request("POST", "/api/cart/items", headers: jsonType.merging([MockHeader.scenario: "serverErr"]) { $1 },
+                                             body: #"{"productId": 1, "quantity": 1}"#)
+            #expect(failing.status == 500)
+            #expect(try client.get("/api/cart/items").header("X-Total-Count") == "2", "the failed create stored nothing")
+            #expect(try server.journalEntries(JournalQuery(endpoint: "cartItems.create")).count == 1)
+        }
+    }
+
+    @Test func badSeed_IsALoadError_NamingTheItemAndField() throws {
+        let folder = try ScratchContracts(contracts: [("cart.json", Self.contract)],
+                                          fixtures: [("cart/items.json", #"[{"id": 1, "productId": "one", "quantity": 1}, {"id": 1, "productId": 2, "quantity": 1}]"#)])
+        do {
+            _ = try MockServer(configuration: .init(port: 0, contractsDirectory: folder.contracts, fixturesDirectory: folder.fixtures))
+            Issue.record("a bad seed loaded")
+        } catch {
+            let reasons = error.problems.map(\.reason).joined(separator: " | ")
+            #expect(error.problems.first?.path == "$.resources[0].seed")
+            #expect(reasons.contains("item 0: productId must be integer"), "\(reasons)")
+        }
+    }
+
+    /// Many sessions create and delete at once, each on its own connection: every acknowledged write is
+    /// there, and no session sees another's items.
+    @Test func manySessionsAtOnce_KeepTheirOwnItems_AndLoseNoWrite() async throws {
+        let folder = try ScratchContracts(contracts: [("cart.json", Self.contract.replacingOccurrences(of: #""maxItems": 4"#,
+                                                                                                    with: #""maxItems": 100"#))],
+                                          fixtures: [("cart/items.json", Self.seed)])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures, configure: { $0.threads = 2 }) { server in
+            let port = server.port
+            try await withThrowingTaskGroup(of: [String].self) { group in
+                for index in 0..<16 {
+                    group.addTask {
+                        try await offThePool {
+                            let client = try RawClient(port: port)
+                            let headers = [MockHeader.session: "s\(index)", "Content-Type": "application/json"]
+                            var created: [Int] = []
+                            for quantity in 1...10 {
+                                let response = try client.request("POST", "/api/cart/items", headers: headers,
+                                                                  body: #"{"productId": \#(100 + index), "quantity": \#(quantity)}"#)
+                                if response.status == 201, let id = response.header("Location")?.split(separator: "/").last {
+                                    created.append(Int(id) ?? 0)
+                                }
+                            }
+                            for id in created.prefix(4) { _ = try client.request("DELETE", "/api/cart/items/\(id)", headers: headers) }
+                            let list = try client.get("/api/cart/items", headers: headers)
+                            let items = (try? JSONSerialization.jsonObject(with: Data(list.body))) as? [[String: Any]] ?? []
+                            let mine = items.filter { $0["productId"] as? Int == 100 + index }.compactMap { $0["id"] as? Int }
+                            var problems: [String] = []
+                            if created.count != 10 { problems.append("s\(index): \(created.count) of 10 creates acknowledged") }
+                            if mine != Array(created.dropFirst(4)) { problems.append("s\(index): kept \(mine), expected \(created.dropFirst(4))") }
+                            if items.count != 2 + 6 { problems.append("s\(index): \(items.count) items, expected 8 (2 seeded + 6)") }
+                            return problems
+                        }
+                    }
+                }
+                var problems: [String] = []
+                for try await found in group { problems += found }
+                #expect(problems.isEmpty, "\(problems)")
+            }
+        }
+    }
+}
