@@ -56,6 +56,8 @@ struct ContractCall: Sendable {
     let parameters: [String: String]
     /// What a template's placeholders (`query.page_no`) become for this call's request.
     var templateValues: [String: String] = [:]
+    /// Answered by a resource's store rather than a fixture: a success is checked for a decoded value only.
+    var fromStore = false
     let invoke: @Sendable (Services, [any RequestInterceptor]) async -> Observation
     /// Decodes the success fixture the way the typed call decodes a response; `nil` for no value.
     let decodeFixture: @Sendable (Data) throws -> AnyHashableSendable?
@@ -66,11 +68,13 @@ struct Services: Sendable {
     let health: HealthService
     let products: ProductService
     let questions: QuestionService
+    let cart: CartService
 
     init(client: APIClient) {
         health = HealthService(client: client)
         products = ProductService(client: client, vendorIdentifier: "vendor-7")
         questions = QuestionService(client: client) { "contract-test-token" }
+        cart = CartService(client: client) { "contract-test-token" }
     }
 }
 
@@ -108,7 +112,22 @@ enum CallRegistry {
         "todayQuestion": call { await $0.questions.today(interceptors: $1) }
             fixture: { try envelope(Question.self, $0) },
         "pressForAnswer": voidCall { await $0.questions.pressForAnswer(index: 21, interceptors: $1) },
+        "cartItems.list": store { await $0.cart.items(interceptors: $1) },
+        "cartItems.read": store { await $0.cart.item(id: 1, interceptors: $1) },
+        "cartItems.create": store { await $0.cart.add(productId: 5, quantity: 1, interceptors: $1) },
+        "cartItems.replace": store { await $0.cart.replace(id: 1, productId: 2, quantity: 3, interceptors: $1) },
+        "cartItems.update": store { await $0.cart.changeQuantity(id: 1, quantity: 4, interceptors: $1) },
+        "cartItems.delete": voidCall { await $0.cart.remove(id: 2, interceptors: $1) },
     ]
+
+    /// A call answered by a resource's store: no fixture to compare with.
+    private static func store<Value: Hashable & Sendable>(
+        _ invoke: @escaping @Sendable (Services, [any RequestInterceptor]) async -> NetworkResult<Value>
+    ) -> ContractCall {
+        ContractCall(parameters: [:], fromStore: true,
+                     invoke: { Observation(await invoke($0, $1)) { AnyHashableSendable($0) } },
+                     decodeFixture: { _ in nil })
+    }
 
     private static func call<Value: Hashable & Sendable>(
         _ parameters: [String: String] = [:],

@@ -89,4 +89,32 @@ struct ContractFlowTests {
         #expect(await services.health.check().caseName == "serverErr")
         #expect(await others.health.check().caseName == "success")
     }
+
+    /// The cart walked through its typed service, in a session of its own: add, change the quantity, a
+    /// stale `If-Match` refused with 412, remove; another session still sees the seed.
+    @Test func cart_AddChangeRemove_AndAStaleEditIs412() async throws {
+        let (services, urlSession) = try makeServices(MockSession())
+        defer { urlSession.finishTasksAndInvalidate() }
+        let cart = services.cart
+        guard case .success(let added) = await cart.add(productId: 9, quantity: 1) else {
+            Issue.record("add failed")
+            return
+        }
+        #expect(added.id == 3 && added.productId == 9)
+        #expect(await cart.changeQuantity(id: added.id, quantity: 4).value?.quantity == 4)
+        let stale = await cart.changeQuantity(id: added.id, quantity: 5, ifMatch: #""0000000000000000""#)
+        guard case .requestErr(let status, _) = stale else {
+            Issue.record("a stale If-Match gave \(stale.caseName)")
+            return
+        }
+        #expect(status == 412)
+        #expect(await cart.item(id: added.id).value?.quantity == 4, "the refused edit changed nothing")
+        #expect(await cart.remove(id: added.id).caseName == "success")
+        #expect(await cart.item(id: added.id).caseName == "requestErr")
+        #expect(await cart.items().value?.map(\.id) == [1, 2])
+
+        let (others, otherSession) = try makeServices(MockSession())
+        defer { otherSession.finishTasksAndInvalidate() }
+        #expect(await others.cart.items().value?.count == 2)
+    }
 }

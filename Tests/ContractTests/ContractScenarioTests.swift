@@ -58,6 +58,9 @@ struct ContractScenarioTests {
 
     private func checkDetails(_ observation: Observation, _ scenario: Scenario, _ call: ContractCall) throws {
         switch scenario.expect {
+        case .success where call.fromStore:
+            // The store answers (each case in its own session, from the seed): a value that decodes is the check.
+            #expect(observation.value != nil, "the store's answer did not decode")
         case .success:
             let fixture = try fixtureData(scenario, call)
             #expect(observation.value == (try call.decodeFixture(fixture)), "decoded value differs from the fixture")

@@ -100,7 +100,7 @@ struct ExecutableTests {
         let good = try await Self.run(["validate", "--contracts", ContractCatalog.contractsDirectory,
                                  "--fixtures", ContractCatalog.fixturesDirectory])
         #expect(good.status == 0)
-        #expect(good.output.hasPrefix("ok: 3 contracts, 11 endpoints"))
+        #expect(good.output.hasPrefix("ok: 3 contracts, 17 endpoints"))
         let bad = try await Self.run(["validate", "--contracts", "/nonexistent", "--fixtures", "/nonexistent"])
         #expect(bad.status == 1)
         #expect(bad.error.contains("contracts folder not found"))

@@ -103,6 +103,24 @@ extension AdminAPI {
         let lastReload: ReloadListing?
     }
 
+    /// `GET /__mock/resources/{id}` (the items, in the request's session), `DELETE /__mock/resources/{id}` and
+    /// `DELETE /__mock/resources` (back to the seeds: in one session with `?session=`, else in all).
+    func resourceCall(_ method: String, id: String?, session: String?, _ serving: ServingSet) -> Reply {
+        let declared = serving.contracts.contracts.flatMap(\.resources)
+        let resource = id.flatMap { id in declared.first { $0.id == id } }
+        if let id, resource == nil {
+            return .respond(ServerJSON.error(.notFound, "no resource \"\(id)\"; resources: "
+                + (declared.isEmpty ? "none" : declared.map(\.id).joined(separator: ", "))))
+        }
+        if method == "DELETE" {
+            resources.reset(resourceID: id, session: session)
+            return .respond(HTTPResponse(status: .noContent))
+        }
+        guard let resource else { return .respond(HTTPResponse(status: .noContent)) }
+        let items = resources.withCollection(resource, session: session ?? ScenarioStore.defaultSession) { $0.items }
+        return .respond(.json(.ok, JSONValue.array(items).serialized))
+    }
+
     func health(_ serving: ServingSet) -> Reply {
         json(.ok, Health(status: "ok", endpoints: serving.routes.count, sessions: scenarios.sessions().count,
                          lastReload: contracts.last.map(ReloadListing.init)))

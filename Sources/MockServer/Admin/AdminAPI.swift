@@ -15,6 +15,7 @@ struct AdminAPI: Sendable {
 
     let contracts: ContractReloader
     let scenarios: ScenarioStore
+    let resources: ResourceStore
     let journal: Journal
     /// The most bytes of events that may wait for a slow `GET /__mock/events` reader before it is dropped.
     let eventQueueLimit: Int
@@ -24,6 +25,7 @@ struct AdminAPI: Sendable {
         ("health", "GET"), ("contracts", "GET"), ("scenarios", "DELETE"), ("scenarios/{id}", "PUT, DELETE"),
         ("states", "GET, DELETE"), ("states/{domain}", "PUT, DELETE"), ("sessions", "GET, DELETE"),
         ("sessions/{id}", "DELETE"), ("reload", "POST"), ("journal", "GET, DELETE"), ("events", "GET"),
+        ("resources", "DELETE"), ("resources/{id}", "GET, DELETE"),
     ]
 
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
@@ -56,6 +58,9 @@ struct AdminAPI: Sendable {
             return states(method, domain: segments.count == 2 ? name : nil, body: request.body, session: session, serving)
         case ("GET", "sessions", 1), ("DELETE", "sessions", 1), ("DELETE", "sessions", 2):
             return sessions(method, id: segments.count == 2 ? name : nil, serving)
+        case ("GET", "resources", 2), ("DELETE", "resources", 1), ("DELETE", "resources", 2):
+            return resourceCall(method, id: segments.count == 2 ? name : nil, session: query.first { $0.name == "session" }?.value,
+                                serving)
         case ("POST", "reload", 1):
             let outcome = contracts.reload()
             return json(outcome.succeeded ? .ok : .unprocessableContent, ReloadListing(outcome))

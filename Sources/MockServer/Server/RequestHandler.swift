@@ -32,7 +32,7 @@ final class RequestHandler: HTTPResponder {
         bodies = ResponseBodies(fixtures: fixtures)
         resources = ResourceResponder(store: store)
         journal = Journal(capacity: configuration.journalCapacity)
-        admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, journal: journal,
+        admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, resources: store, journal: journal,
                          eventQueueLimit: configuration.eventQueueLimit)
     }
 

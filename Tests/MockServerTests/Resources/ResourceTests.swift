@@ -111,6 +111,23 @@ struct ResourceTests {
         }
     }
 
+    @Test func adminAPI_ShowsAndResetsItems_PerSessionOrAll() async throws {
+        try await withCart { _, client in
+            let a = [MockHeader.session: "a", "Content-Type": "application/json"]
+            _ = try client.request("POST", "/api/cart/items", headers: a, body: #"{"productId": 1, "quantity": 1}"#)
+            _ = try client.request("POST", "/api/cart/items", headers: jsonType, body: #"{"productId": 1, "quantity": 1}"#)
+            let shown = try client.get("/__mock/resources/cartItems?session=a")
+            #expect(try shown.status == 200 && (json(shown) as? [Any])?.count == 3)
+            #expect(try client.request("DELETE", "/__mock/resources/cartItems?session=a").status == 204)
+            #expect(try client.get("/api/cart/items", headers: [MockHeader.session: "a"]).header("X-Total-Count") == "2")
+            #expect(try client.get("/api/cart/items").header("X-Total-Count") == "3", "only session a was reset")
+            #expect(try client.request("DELETE", "/__mock/resources").status == 204)
+            #expect(try client.get("/api/cart/items").header("X-Total-Count") == "2")
+            let unknown = try client.get("/__mock/resources/nope")
+            #expect(unknown.status == 404 && unknown.text.contains("cartItems"))
+        }
+    }
+
     @Test func scenarioHeader_StillWins() async throws {
         try await withCart { server, client in
             let failing = try client.request("POST", "/api/cart/items", headers: jsonType.merging([MockHeader.scenario: "serverErr"]) { $1 },

@@ -101,7 +101,7 @@ struct MockServerRoutingTests {
             #expect(badScenario.status == 400 && badScenario.text.contains("valid: success"))
             #expect(try put("/__mock/scenarios/healthCheck", "not json").status == 400)
             #expect(try client.get("/__mock/unknown").status == 404)
-            #expect(try client.get("/__mock/health").text == #"{"endpoints":11,"sessions":0,"status":"ok"}"#)
+            #expect(try client.get("/__mock/health").text == #"{"endpoints":17,"sessions":0,"status":"ok"}"#)
         }
     }
 
