@@ -8,7 +8,7 @@ import HTTPCore
 
 /// The items of every resource, per session: each session's copy is made from the seed on first use,
 /// so parallel tests never see each other's items. Sessions idle as long as ``ScenarioStore``'s are
-/// dropped with their items.
+/// dropped with their items, and past ``ScenarioStore/maximumSessions`` the least recently used tenth.
 final class ResourceStore: Sendable {
     /// One resource's items in one session, in creation order.
     struct Collection: Sendable {
@@ -22,7 +22,12 @@ final class ResourceStore: Sendable {
         var lastUsed: UInt64 = 0
     }
 
-    private let sessions = Locked<[String: Session]>([:])
+    private struct State {
+        var sessions: [String: Session] = [:]
+        var nextSweep: UInt64 = 0
+    }
+
+    private let state = Locked(State())
     private let seeds: Locked<[String: [JSONValue]]>
     private let idleTimeout: UInt64
 
@@ -35,25 +40,39 @@ final class ResourceStore: Sendable {
     func withCollection<T>(_ resource: Resource, session: String, _ body: (inout Collection) -> T) -> T {
         let now = POSIX.monotonicNanoseconds()
         let seed = seeds.withValue { $0[resource.id] } ?? []
-        return sessions.withValue { sessions in
-            if session != ScenarioStore.defaultSession, sessions.count > 64 {
-                sessions = sessions.filter { $0.key == ScenarioStore.defaultSession || now &- $0.value.lastUsed < idleTimeout }
+        return state.withValue { state in
+            // Idle sessions go now and then, as ScenarioStore's do; past its cap the oldest tenth goes at once.
+            if now >= state.nextSweep {
+                state.sessions = state.sessions.filter {
+                    $0.key == ScenarioStore.defaultSession || now &- $0.value.lastUsed < idleTimeout
+                }
+                state.nextSweep = now + min(idleTimeout, 10_000_000_000)
             }
-            var state = sessions.removeValue(forKey: session) ?? Session()
-            state.lastUsed = now
-            var collection = state.collections[resource.id] ?? Collection(items: seed, nextID: Self.nextID(after: seed, resource))
+            if state.sessions[session] == nil && state.sessions.count >= ScenarioStore.maximumSessions {
+                let oldest = state.sessions.filter { $0.key != ScenarioStore.defaultSession }
+                    .sorted { $0.value.lastUsed < $1.value.lastUsed }.prefix(ScenarioStore.maximumSessions / 10)
+                for (id, _) in oldest { state.sessions[id] = nil }
+            }
+            var current = state.sessions.removeValue(forKey: session) ?? Session()
+            current.lastUsed = now
+            var collection = current.collections[resource.id]
+                ?? Collection(items: seed, nextID: Self.nextID(after: seed, resource))
             let result = body(&collection)
-            state.collections[resource.id] = collection
-            sessions[session] = state
+            current.collections[resource.id] = collection
+            state.sessions[session] = current
             return result
         }
     }
 
     /// Back to the seeds: one resource or every one, in one session or in all.
     func reset(resourceID: String?, session: String?) {
-        sessions.withValue { sessions in
-            for id in sessions.keys where session == nil || id == session {
-                if let resourceID { sessions[id]?.collections[resourceID] = nil } else { sessions[id]?.collections = [:] }
+        state.withValue { state in
+            for id in state.sessions.keys where session == nil || id == session {
+                if let resourceID {
+                    state.sessions[id]?.collections[resourceID] = nil
+                } else {
+                    state.sessions[id]?.collections = [:]
+                }
             }
         }
     }
@@ -61,7 +80,7 @@ final class ResourceStore: Sendable {
     /// New seeds after a contract reload; every session starts again from them.
     func replaceSeeds(_ new: [String: [JSONValue]]) {
         seeds.withValue { $0 = new }
-        sessions.withValue { $0 = [:] }
+        state.withValue { $0.sessions = [:] }
     }
 
     private static func nextID(after items: [JSONValue], _ resource: Resource) -> Int {
