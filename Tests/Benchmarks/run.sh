@@ -8,6 +8,8 @@
 # URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
 # routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
 # Then start-up on large fixtures: one of 50 MB, and 2,000 files; ONLY=fixtures runs that alone.
+# Last, a resource's item from the store against a static fixture of the same bytes, and POST
+# throughput; ONLY=resources runs that alone.
 # The table serves a static fixture from a contract of its own; a templated copy of the same fixture
 # (its page_no, items_per_page and limit filled in from the query, the same bytes once rendered) is
 # measured against it in the same run ("templated/static").
@@ -20,8 +22,8 @@ WORK=$(mktemp -d)
 PIDS=()
 BASELINE=${BASELINE:-}
 ONLY=${ONLY:-}
-[ -z "$ONLY" ] || [ "$ONLY" = endpoints ] || [ "$ONLY" = fixtures ] || {
-    echo "ONLY=$ONLY: the sections that run alone are 'endpoints' and 'fixtures'" >&2; exit 2; }
+[ -z "$ONLY" ] || [ "$ONLY" = endpoints ] || [ "$ONLY" = fixtures ] || [ "$ONLY" = resources ] || {
+    echo "ONLY=$ONLY: the sections that run alone are 'endpoints', 'fixtures' and 'resources'" >&2; exit 2; }
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
@@ -190,6 +192,58 @@ PY
     done
 }
 
+# --- a resource's item from the store against a static fixture of the same bytes; POST throughput --
+resources() {
+    local dir="$WORK/resources" port=18186
+    python3 - "$dir" <<'PY'
+import json, os, sys
+root = sys.argv[1]
+os.makedirs(root + "/Contracts"); os.makedirs(root + "/Fixtures")
+json.dump([{"id": 1, "productId": 1, "quantity": 2}], open(root + "/Fixtures/seed.json", "w"))
+open(root + "/Fixtures/item.json", "w").write('{"id":1,"productId":1,"quantity":2}')
+json.dump({"domain": "bench",
+           "resources": [{"id": "items", "path": "/items", "fields": {"productId": "integer", "quantity": "integer"},
+                          "seed": "seed.json", "maxItems": 1000000}],
+           "endpoints": [{"id": "static", "method": "GET", "path": "/static/{id}", "request": {"pathParams": {"id": "integer"}},
+                          "scenarios": [{"name": "success", "status": 200, "body": "item.json", "expect": "success"}]}]},
+          open(root + "/Contracts/bench.json", "w"))
+PY
+    cat > "$dir/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.body = '{"productId":7,"quantity":1}'
+wrk.headers["Content-Type"] = "application/json"
+LUA
+    $SERVER_CPU "$BIN" --port $port --log off --threads 1 --contracts "$dir/Contracts" --fixtures "$dir/Fixtures" \
+        >"$WORK/resources.log" 2>&1 &
+    local pid=$!
+    PIDS+=($pid)
+    for _ in $(seq 1 250); do curl -sf -o /dev/null "http://127.0.0.1:$port/static/1" && break; sleep 0.02; done
+    cmp -s <(curl -s "http://127.0.0.1:$port/items/1") "$dir/Fixtures/item.json" \
+        || { echo "the store serves different bytes from the static fixture" >&2; exit 1; }
+    rps() { # path [wrk options...] -> req/s
+        local path=$1; shift
+        $CLIENT_CPU wrk -t1 -c16 -d"${DURATION}s" "$@" "http://127.0.0.1:$port$path" | awk '/Requests\/sec/ {printf "%.0f", $2}'
+    }
+    local static_rps=0 store_rps=0 value
+    for _ in 1 2; do
+        value=$(rps /static/1); [ "$value" -gt "$static_rps" ] && static_rps=$value
+        value=$(rps /items/1); [ "$value" -gt "$store_rps" ] && store_rps=$value
+    done
+    local post_rps
+    post_rps=$(rps /items -s "$dir/post.lua")
+    kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+    echo
+    echo "resource store: GET of one item against a static fixture of the same bytes (wrk -t1 -c16, best of two), and POST"
+    printf '%-22s %14s\n' "static fixture" "$static_rps req/s"
+    printf '%-22s %14s %10s\n' "GET /items/{id}" "$store_rps req/s" "$(awk -v a="$store_rps" -v b="$static_rps" 'BEGIN { printf "%.2fx", a / b }')"
+    printf '%-22s %14s\n' "POST /items" "$post_rps req/s"
+    echo "target: GET /items/{id} >= 0.7x the static fixture"
+}
+
+if [ "$ONLY" = resources ]; then
+    resources
+    exit 0
+fi
 if [ "$ONLY" = endpoints ]; then
     many_endpoints
     exit 0
@@ -367,3 +421,4 @@ echo "idle wake-ups (context switches in 3 s, no client): ours $IDLE_OURS, nginx
 
 many_endpoints
 large_fixtures
+resources

@@ -96,6 +96,32 @@ struct ExecutableTests {
         #expect(await QuestionService(client: client(MockSession())) { "t" }.question(index: 3).value?.myAnswer == nil)
     }
 
+    /// The cart against the real executable: every operation and its errors, per session.
+    @Test func executable_ServesTheCart_PerSession() async throws {
+        let (process, output, firstLine) = try Self.launch(log: "off")
+        defer {
+            if process.isRunning { process.terminate() }
+            withExtendedLifetime(output) {} // the server keeps writing to it
+        }
+        let port = try #require(firstLine.split(separator: ":").last.flatMap { Int($0) })
+        let urlSession = URLSession(configuration: .ephemeral)
+        defer { urlSession.finishTasksAndInvalidate() }
+        func cart(_ session: MockSession) -> CartService {
+            CartService(client: APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: urlSession),
+                                          interceptors: [session], defaultTimeout: 5)) { "t" }
+        }
+        let mine = cart(MockSession())
+        let added = try #require(await mine.add(productId: 4, quantity: 2).value)
+        #expect(await mine.replace(id: added.id, productId: 5, quantity: 1).value?.productId == 5)
+        #expect(await mine.changeQuantity(id: added.id, quantity: 3).value?.quantity == 3)
+        #expect(await mine.changeQuantity(id: added.id, quantity: 4, ifMatch: #""stale""#).caseName == "requestErr")
+        #expect(await mine.items().value?.count == 3)
+        #expect(await mine.remove(id: added.id).caseName == "success")
+        #expect(await mine.item(id: added.id).caseName == "requestErr")
+        #expect(await cart(MockSession()).items().value?.count == 2, "another session sees the seed")
+        #expect(await cart(MockSession(scenario: "serverErr")).add(productId: 1, quantity: 1).caseName == "serverErr")
+    }
+
     @Test func executable_ValidateSubcommand_ReportsProblemsAndExitCode() async throws {
         let good = try await Self.run(["validate", "--contracts", ContractCatalog.contractsDirectory,
                                  "--fixtures", ContractCatalog.fixturesDirectory])

@@ -76,9 +76,10 @@ struct ResourceResponder: Sendable {
                 + "in this session; delete some, or reset it with DELETE /__mock/resources/\(resource.id)")
         }
         let id = Self.text(of: created, resource)
+        let bytes = created.serialized
         answer.headers.append(("Location", resource.path.description + "/" + id))
-        answer.headers.append(("ETag", EntityTag(of: created.serialized).header))
-        return answer.value(.created, created)
+        answer.headers.append(("ETag", EntityTag(of: bytes).header))
+        return answer.value(.created, created, serialized: bytes)
     }
 
     private func item(
@@ -105,14 +106,16 @@ struct ResourceResponder: Sendable {
         let outcome = store.withCollection(resource, session: session) { collection -> ItemOutcome in
             let index = collection.items.firstIndex { Self.has(id: id, $0, resource) }
             let current = index.map { collection.items[$0] }
-            let tag = current.map { EntityTag(of: $0.serialized) }
+            // Written once: the bytes give the tag and, for a read, the body.
+            let bytes = current?.serialized
+            let tag = bytes.map { EntityTag(of: $0) }
             // RFC 9110 §13.2.2: If-Match first, then (for GET) If-None-Match.
             if let condition = ifMatch ?? nil, operation != .read, !condition.matchesStrongly(tag) { return .preconditionFailed }
             guard let index, let current, let tag else { return .missing }
             switch operation {
             case .read:
                 if let condition = ifNoneMatch ?? nil, !condition.noneMatchWeakly(tag) { return .notModified(tag) }
-                return .item(current, tag)
+                return .item(current, tag, bytes ?? [])
             case .delete:
                 collection.items.remove(at: index)
                 return .deleted
@@ -130,7 +133,8 @@ struct ResourceResponder: Sendable {
                 }
                 guard problems.isEmpty else { return .invalid(problems) }
                 collection.items[index] = next
-                return .item(next, EntityTag(of: next.serialized))
+                let written = next.serialized
+                return .item(next, EntityTag(of: written), written)
             case .list, .create:
                 return .missing
             }
@@ -147,9 +151,9 @@ struct ResourceResponder: Sendable {
             return HTTPResponse(status: HTTPStatus(304), headers: [("ETag", tag.header), ("Cache-Control", "no-store")] + answer.naming)
         case .deleted:
             return HTTPResponse(status: .noContent, headers: answer.naming)
-        case .item(let value, let tag):
+        case .item(let value, let tag, let bytes):
             answer.headers.append(("ETag", tag.header))
-            return answer.value(.ok, value)
+            return answer.value(.ok, value, serialized: bytes)
         }
     }
 
@@ -157,7 +161,8 @@ struct ResourceResponder: Sendable {
         case preconditionFailed, missing, deleted
         case invalid([String])
         case notModified(EntityTag)
-        case item(JSONValue, EntityTag)
+        /// The item, its tag, and its bytes as written (the body when the shape is bare).
+        case item(JSONValue, EntityTag, [UInt8])
     }
 
     // MARK: - Reading and writing
@@ -210,12 +215,16 @@ struct ResourceResponder: Sendable {
             self.naming = naming
         }
 
-        func value(_ status: HTTPStatus, _ value: JSONValue) -> HTTPResponse {
-            let body: JSONValue = switch resource.shape {
-            case .bare: value
-            case .envelope: .object(["status": .number(Double(status.code)), "responseMsg": .string(status.reason), "data": value])
+        /// - Parameter serialized: `value` already written, to send as is when the shape is bare.
+        func value(_ status: HTTPStatus, _ value: JSONValue, serialized: [UInt8]? = nil) -> HTTPResponse {
+            switch resource.shape {
+            case .bare:
+                return .json(status, serialized ?? value.serialized, headers: headers + naming)
+            case .envelope:
+                let body: JSONValue = .object(["status": .number(Double(status.code)), "responseMsg": .string(status.reason),
+                                               "data": value])
+                return .json(status, body.serialized, headers: headers + naming)
             }
-            return .json(status, body.serialized, headers: headers + naming)
         }
 
         func error(_ status: HTTPStatus, _ message: String) -> HTTPResponse {

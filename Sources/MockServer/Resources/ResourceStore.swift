@@ -55,7 +55,8 @@ final class ResourceStore: Sendable {
             }
             var current = state.sessions.removeValue(forKey: session) ?? Session()
             current.lastUsed = now
-            var collection = current.collections[resource.id]
+            // Moved out and back, so that the items have one owner and change in place, not copied per request.
+            var collection = current.collections.removeValue(forKey: resource.id)
                 ?? Collection(items: seed, nextID: Self.nextID(after: seed, resource))
             let result = body(&collection)
             current.collections[resource.id] = collection

@@ -128,6 +128,19 @@ struct ResourceTests {
         }
     }
 
+    @Test func headOptionsAndOtherMethods_BehaveAsForOtherEndpoints() async throws {
+        try await withCart { _, client in
+            client.send("HEAD /api/cart/items/1 HTTP/1.1\r\nHost: a\r\n\r\n")
+            let head = try #require(RawResponse(parsing: client.readSome() ?? [], bodyless: true))
+            #expect(head.status == 200 && head.body.isEmpty && head.header("ETag") != nil)
+            let options = try client.request("OPTIONS", "/api/cart/items/1")
+            #expect(options.status == 204)
+            #expect(options.header("Allow") == "GET, HEAD, PUT, PATCH, DELETE, OPTIONS")
+            let post = try client.request("POST", "/api/cart/items/1", headers: jsonType, body: "{}")
+            #expect(post.status == 405 && post.header("Allow")?.contains("PATCH") == true)
+        }
+    }
+
     @Test func scenarioHeader_StillWins() async throws {
         try await withCart { server, client in
             let failing = try client.request("POST", "/api/cart/items", headers: jsonType.merging([MockHeader.scenario: "serverErr"]) { $1 },
