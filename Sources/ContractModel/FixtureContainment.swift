@@ -14,13 +14,4 @@ enum FixtureContainment {
         let realRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().standardizedFileURL.path
         return real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") ? nil : real
     }
-
-    /// The first entry of `folder` that leads outside `root`, with where it leads.
-    static func firstEscape(in folder: String, root: String) -> (name: String, target: String)? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
-        for name in names {
-            if let target = escape(of: folder + "/" + name, root: root) { return (name, target) }
-        }
-        return nil
-    }
 }

@@ -19,25 +19,8 @@ struct ContractLoaderTests {
         }
     }
 
-    /// Writes one contract and a fixture folder, loads them, and returns the problems.
     private func problems(_ contract: String, fixtures: [String: String] = ["ok.json": "{}"]) throws -> [ContractProblem] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contracts-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Contracts"),
-                                                withIntermediateDirectories: true)
-        try Data(contract.utf8).write(to: directory.appendingPathComponent("Contracts/test.json"))
-        for (path, text) in fixtures {
-            let url = directory.appendingPathComponent("Fixtures/" + path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        do {
-            _ = try ContractLoader.load(contractsDirectory: directory.appendingPathComponent("Contracts").path,
-                                        fixturesDirectory: directory.appendingPathComponent("Fixtures").path)
-            return []
-        } catch {
-            return error.problems
-        }
+        try loadProblems(contracts: ["test.json": contract], fixtures: fixtures)
     }
 
     private func contract(endpoint: String = #""id": "e", "method": "GET", "path": "/e""#,

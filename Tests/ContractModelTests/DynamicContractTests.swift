@@ -5,25 +5,8 @@ import Testing
 /// Load-time checks of what makes responses follow the request: templates, fixture paths from the
 /// query, sequences and domain states. Each mistake is a problem with file, JSON path and reason.
 struct DynamicContractTests {
-    /// Writes `contract` as `test.json` beside `fixtures`, loads them, and returns the problems.
     private func problems(_ contract: String, fixtures: [String: String] = ["ok.json": "{}"]) throws -> [ContractProblem] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dynamic-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Contracts"),
-                                                withIntermediateDirectories: true)
-        try Data(contract.utf8).write(to: directory.appendingPathComponent("Contracts/test.json"))
-        for (path, text) in fixtures {
-            let url = directory.appendingPathComponent("Fixtures/" + path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        do {
-            _ = try ContractLoader.load(contractsDirectory: directory.appendingPathComponent("Contracts").path,
-                                        fixturesDirectory: directory.appendingPathComponent("Fixtures").path)
-            return []
-        } catch {
-            return error.problems
-        }
+        try loadProblems(contracts: ["test.json": contract], fixtures: fixtures)
     }
 
     private func contract(states: String? = nil, endpoint: String = #""path": "/e/{id}", "request": {"pathParams": {"id": "integer"}, "query": {"page": "integer?"}}"#,
@@ -121,23 +104,13 @@ struct DynamicContractTests {
 /// Checks that need more than one contract file, or a template's exact position.
 struct DynamicContractEdgeTests {
     @Test func twoFilesDeclaringStatesForOneDomain_IsAProblem() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("domains-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let contracts = directory.appendingPathComponent("Contracts")
-        try FileManager.default.createDirectory(at: contracts, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Fixtures"), withIntermediateDirectories: true)
+        var contracts: [String: String] = [:]
         for (file, path) in [("a.json", "/a"), ("b.json", "/b")] {
-            let text = #"{"domain": "d", "states": ["x", "y"], "endpoints": [{"id": "\#(path)", "method": "GET", "path": "\#(path)", "scenarios": [{"name": "ok", "status": 204, "expect": "success"}]}]}"#
-            try Data(text.utf8).write(to: contracts.appendingPathComponent(file))
+            contracts[file] = #"{"domain": "d", "states": ["x", "y"], "endpoints": [{"id": "\#(path)", "method": "GET", "path": "\#(path)", "scenarios": [{"name": "ok", "status": 204, "expect": "success"}]}]}"#
         }
-        do {
-            _ = try ContractLoader.load(contractsDirectory: contracts.path,
-                                        fixturesDirectory: directory.appendingPathComponent("Fixtures").path)
-            Issue.record("two state lists for one domain loaded")
-        } catch {
-            #expect(error.problems.map(\.path) == ["$.states"])
-            #expect(error.problems.first?.reason.contains("already declares its states in") == true)
-        }
+        let problems = try loadProblems(contracts: contracts, fixtures: [:])
+        #expect(problems.map(\.path) == ["$.states"])
+        #expect(problems.first?.reason.contains("already declares its states in") == true)
     }
 
     @Test(arguments: [

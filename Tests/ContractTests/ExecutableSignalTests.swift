@@ -9,11 +9,15 @@ import TestSupport
 
 /// Signals sent to the real executable: none is ever lost, however early it arrives.
 struct ExecutableSignalTests {
-    private func start(stderr: Pipe? = nil, waitUntilListening: Bool = true) throws -> Process {
+    private func start(
+        stderr: Pipe? = nil,
+        waitUntilListening: Bool = true,
+        contracts: String = ContractCatalog.contractsDirectory,
+        fixtures: String = ContractCatalog.fixturesDirectory
+    ) throws -> Process {
         let process = Process()
         process.executableURL = try ExecutableTests.executableURL()
-        process.arguments = ["--port", "0", "--log", "off", "--contracts", ContractCatalog.contractsDirectory,
-                             "--fixtures", ContractCatalog.fixturesDirectory]
+        process.arguments = ["--port", "0", "--log", "off", "--contracts", contracts, "--fixtures", fixtures]
         let output = Pipe()
         process.standardOutput = waitUntilListening ? output : FileHandle.nullDevice
         process.standardError = stderr ?? FileHandle.nullDevice
@@ -83,14 +87,7 @@ struct ExecutableSignalTests {
     @Test func brokenContractWhileRunning_IsReportedOnStderr_AndTheServerGoesOn() throws {
         let folder = try ScratchContracts(copying: ContractCatalog.root)
         let errors = Pipe()
-        let process = Process()
-        process.executableURL = try ExecutableTests.executableURL()
-        process.arguments = ["--port", "0", "--log", "off", "--contracts", folder.contracts, "--fixtures", folder.fixtures]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        #expect(try ExecutableTests.readLine(from: output.fileHandleForReading).hasPrefix("listening on "))
+        let process = try start(stderr: errors, contracts: folder.contracts, fixtures: folder.fixtures)
         try folder.writeContract("health.json", #"{"domain": "health", "endpoints": []}"#)
         kill(process.processIdentifier, SIGHUP)
         usleep(300_000)

@@ -67,9 +67,9 @@ struct ExecutableTests {
         #expect(process.terminationStatus == 0)
     }
 
-    /// What follows the request, against the real executable: pages from the query, the flaky sequence
-    /// and the answer-then-get flow, each in its own session.
-    @Test func executable_ServesTemplatesSequencesAndStates_PerSession() async throws {
+    /// Runs `body` against the executable started on the bundled contracts, with a way to make a client of
+    /// it in a mock session; stops the executable afterwards.
+    private func withExecutable(_ body: (_ client: (MockSession) -> APIClient) async throws -> Void) async throws {
         let (process, output, firstLine) = try Self.launch(log: "off")
         defer {
             if process.isRunning { process.terminate() }
@@ -78,48 +78,46 @@ struct ExecutableTests {
         let port = try #require(firstLine.split(separator: ":").last.flatMap { Int($0) })
         let urlSession = URLSession(configuration: .ephemeral)
         defer { urlSession.finishTasksAndInvalidate() }
-        func client(_ session: MockSession) -> APIClient {
+        try await body { session in
             APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: urlSession),
                       interceptors: [session], defaultTimeout: 5)
         }
-        let page = await ProductService(client: client(MockSession()), vendorIdentifier: "v").list(page: 2, itemsPerPage: 3)
-        #expect(page.value?.pageNo == 2 && page.value?.itemsPerPage == 3 && page.value?.hasPrev == true)
+    }
 
-        let flaky = HealthService(client: client(MockSession(scenario: "flaky")))
-        var outcomes: [String] = []
-        for _ in 0..<3 { outcomes.append(await flaky.check().caseName) }
-        #expect(outcomes == ["serverErr", "serverErr", "success"])
+    /// What follows the request, against the real executable: pages from the query, the flaky sequence
+    /// and the answer-then-get flow, each in its own session.
+    @Test func executable_ServesTemplatesSequencesAndStates_PerSession() async throws {
+        try await withExecutable { client in
+            let page = await ProductService(client: client(MockSession()), vendorIdentifier: "v").list(page: 2, itemsPerPage: 3)
+            #expect(page.value?.pageNo == 2 && page.value?.itemsPerPage == 3 && page.value?.hasPrev == true)
 
-        let answering = QuestionService(client: client(MockSession())) { "t" }
-        #expect(await answering.answer(index: 3, myAnswer: "a").value?.myAnswer == "a")
-        #expect(await answering.question(index: 3).value?.myAnswer == "한강 공원")
-        #expect(await QuestionService(client: client(MockSession())) { "t" }.question(index: 3).value?.myAnswer == nil)
+            let flaky = HealthService(client: client(MockSession(scenario: "flaky")))
+            var outcomes: [String] = []
+            for _ in 0..<3 { outcomes.append(await flaky.check().caseName) }
+            #expect(outcomes == ["serverErr", "serverErr", "success"])
+
+            let answering = QuestionService(client: client(MockSession())) { "t" }
+            #expect(await answering.answer(index: 3, myAnswer: "a").value?.myAnswer == "a")
+            #expect(await answering.question(index: 3).value?.myAnswer == "한강 공원")
+            #expect(await QuestionService(client: client(MockSession())) { "t" }.question(index: 3).value?.myAnswer == nil)
+        }
     }
 
     /// The cart against the real executable: every operation and its errors, per session.
     @Test func executable_ServesTheCart_PerSession() async throws {
-        let (process, output, firstLine) = try Self.launch(log: "off")
-        defer {
-            if process.isRunning { process.terminate() }
-            withExtendedLifetime(output) {} // the server keeps writing to it
+        try await withExecutable { client in
+            func cart(_ session: MockSession) -> CartService { CartService(client: client(session)) { "t" } }
+            let mine = cart(MockSession())
+            let added = try #require(await mine.add(productId: 4, quantity: 2).value)
+            #expect(await mine.replace(id: added.id, productId: 5, quantity: 1).value?.productId == 5)
+            #expect(await mine.changeQuantity(id: added.id, quantity: 3).value?.quantity == 3)
+            #expect(await mine.changeQuantity(id: added.id, quantity: 4, ifMatch: #""stale""#).caseName == "requestErr")
+            #expect(await mine.items().value?.count == 3)
+            #expect(await mine.remove(id: added.id).caseName == "success")
+            #expect(await mine.item(id: added.id).caseName == "requestErr")
+            #expect(await cart(MockSession()).items().value?.count == 2, "another session sees the seed")
+            #expect(await cart(MockSession(scenario: "serverErr")).add(productId: 1, quantity: 1).caseName == "serverErr")
         }
-        let port = try #require(firstLine.split(separator: ":").last.flatMap { Int($0) })
-        let urlSession = URLSession(configuration: .ephemeral)
-        defer { urlSession.finishTasksAndInvalidate() }
-        func cart(_ session: MockSession) -> CartService {
-            CartService(client: APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: urlSession),
-                                          interceptors: [session], defaultTimeout: 5)) { "t" }
-        }
-        let mine = cart(MockSession())
-        let added = try #require(await mine.add(productId: 4, quantity: 2).value)
-        #expect(await mine.replace(id: added.id, productId: 5, quantity: 1).value?.productId == 5)
-        #expect(await mine.changeQuantity(id: added.id, quantity: 3).value?.quantity == 3)
-        #expect(await mine.changeQuantity(id: added.id, quantity: 4, ifMatch: #""stale""#).caseName == "requestErr")
-        #expect(await mine.items().value?.count == 3)
-        #expect(await mine.remove(id: added.id).caseName == "success")
-        #expect(await mine.item(id: added.id).caseName == "requestErr")
-        #expect(await cart(MockSession()).items().value?.count == 2, "another session sees the seed")
-        #expect(await cart(MockSession(scenario: "serverErr")).add(productId: 1, quantity: 1).caseName == "serverErr")
     }
 
     @Test func executable_ValidateSubcommand_ReportsProblemsAndExitCode() async throws {
