@@ -2,7 +2,7 @@ extension ContractParser {
     // MARK: - Resources
 
     private static let resourceKeys: Set = [
-        "id", "path", "idField", "idType", "fields", "seed", "shape", "maxItems", "auth", "description",
+        "id", "path", "idField", "idType", "fields", "seed", "shape", "maxItems", "auth", "scenarios", "description",
     ]
 
     /// Reads `resources` and makes each operation an endpoint of its own, so routing, scenarios, the admin
@@ -14,13 +14,16 @@ extension ContractParser {
         for (index, item) in list.enumerated() {
             guard let resource = parseResource(item, at: "$.resources[\(index)]") else { continue }
             resources.append(resource.resource)
-            endpoints += Self.operations(of: resource.resource, domain: domain, bearerAuth: resource.bearerAuth)
+            endpoints += Self.operations(of: resource.resource, domain: domain, bearerAuth: resource.bearerAuth,
+                                         scenarios: resource.scenarios)
         }
         checkUnique(resources.map(\.id), at: "$.resources", what: "resource id")
         return (resources, endpoints)
     }
 
-    private mutating func parseResource(_ value: JSONValue, at path: String) -> (resource: Resource, bearerAuth: Bool)? {
+    private mutating func parseResource(_ value: JSONValue, at path: String)
+        -> (resource: Resource, bearerAuth: Bool, scenarios: [ResourceOperation: [Scenario]])?
+    {
         guard let fields = object(value, at: path, keys: Self.resourceKeys) else { return nil }
         let id = requiredString(fields["id"], at: path + ".id")
         if let id, !Self.isWord(id) || id.contains(".") { report(path + ".id", "a resource id is one word, without dots") }
@@ -63,15 +66,62 @@ extension ContractParser {
             if case .string("bearer") = auth { bearerAuth = true } else { report(path + ".auth", "must be \"bearer\"") }
         }
         _ = optionalString(fields["description"], at: path + ".description")
+        let scenarios = parseOperationScenarios(fields["scenarios"], at: path + ".scenarios")
         guard let id, let template else { return nil }
         let resource = Resource(id: id, path: template, idField: idField, idType: idType, fields: types,
                                 seedFile: seed, shape: shape, maximumItems: maximumItems)
-        return (resource, bearerAuth)
+        return (resource, bearerAuth, scenarios)
     }
 
-    /// One endpoint per operation, each with the scenarios `store` (the default: the store answers) and
-    /// `serverErr` (a 500, for a client's error path).
-    private static func operations(of resource: Resource, domain: String, bearerAuth: Bool) -> [ContractEndpoint] {
+    /// Each operation's scenarios: `store` (the default: the store answers), `serverErr` (a 500, for a
+    /// client's error path), and those the contract adds in `"scenarios": {"create": [...], ...}`, written as
+    /// an endpoint's are. A scenario named `serverErr` replaces the built-in one; `store` is the store's own.
+    private mutating func parseOperationScenarios(_ value: JSONValue?, at path: String) -> [ResourceOperation: [Scenario]] {
+        var written: [String: JSONValue] = [:]
+        if let value {
+            if case .object(let byOperation) = value { written = byOperation } else {
+                report(path, "must be an object from operation (\(ResourceOperation.names)) to a list of scenarios")
+            }
+        }
+        for name in written.keys.sorted() where ResourceOperation(rawValue: name) == nil {
+            report(path + "." + name, "\"\(name)\" is not an operation; one of \(ResourceOperation.names)")
+        }
+        var result: [ResourceOperation: [Scenario]] = [:]
+        for operation in ResourceOperation.allCases {
+            let at = path + "." + operation.rawValue
+            var own: [Scenario] = []
+            if let list = array(written[operation.rawValue], at: at, required: false) {
+                let parameters = FixtureParameters(path: operation.route.isItem ? ["id"] : [], query: [])
+                for (index, item) in list.enumerated() {
+                    guard let scenario = parseScenario(item, parameters: parameters, at: at + "[\(index)]") else { continue }
+                    if scenario.name == Resource.storeScenario {
+                        report(at + "[\(index)].name", "\"store\" is the store's own scenario; name this one differently")
+                    } else {
+                        own.append(scenario)
+                    }
+                }
+                checkUnique(own.map(\.name), at: at, what: "scenario name")
+            }
+            let builtIn = Self.builtInScenarios(of: operation).filter { builtIn in !own.contains { $0.name == builtIn.name } }
+            result[operation] = resolveSequences(builtIn + own, at: at, written: builtIn.count...)
+        }
+        return result
+    }
+
+    private static func builtInScenarios(of operation: ResourceOperation) -> [Scenario] {
+        let store = Scenario(name: Resource.storeScenario, status: operation == .create ? 201 : operation == .delete ? 204 : 200,
+                             body: nil, fallback: nil, isTemplate: false, headers: [:], contentType: nil, fault: nil,
+                             delayMs: 0, holdMs: 10_000, expect: .success,
+                             description: "the resource's store answers", sequence: nil, setState: nil)
+        let serverErr = Scenario(name: "serverErr", status: 500, body: nil, fallback: nil, isTemplate: false,
+                                 headers: [:], contentType: nil, fault: nil, delayMs: 0, holdMs: 10_000,
+                                 expect: .serverErr, description: nil, sequence: nil, setState: nil)
+        return [store, serverErr]
+    }
+
+    /// One endpoint per operation, so routing, scenarios, the admin API and the journal treat it like any other.
+    private static func operations(of resource: Resource, domain: String, bearerAuth: Bool,
+                                   scenarios: [ResourceOperation: [Scenario]]) -> [ContractEndpoint] {
         ResourceOperation.allCases.map { operation in
             let (method, isItem) = operation.route
             var request = RequestRequirements()
@@ -81,16 +131,9 @@ extension ContractParser {
                 path = PathTemplate(resource.path.description + "/{id}") ?? resource.path
                 request.pathParams = ["id": FieldType(kind: resource.idType == .integer ? .integer : .string)]
             }
-            let store = Scenario(name: "store", status: operation == .create ? 201 : operation == .delete ? 204 : 200,
-                                 body: nil, fallback: nil, isTemplate: false, headers: [:], contentType: nil, fault: nil,
-                                 delayMs: 0, holdMs: 10_000, expect: .success,
-                                 description: "the resource's store answers", sequence: nil, setState: nil)
-            let serverErr = Scenario(name: "serverErr", status: 500, body: nil, fallback: nil, isTemplate: false,
-                                     headers: [:], contentType: nil, fault: nil, delayMs: 0, holdMs: 10_000,
-                                     expect: .serverErr, description: nil, sequence: nil, setState: nil)
             var endpoint = ContractEndpoint(id: resource.id + "." + operation.rawValue, domain: domain, method: method,
                                             path: path, request: request, contentType: "application/json",
-                                            scenarios: [store, serverErr], whenState: [:])
+                                            scenarios: scenarios[operation] ?? [], whenState: [:])
             endpoint.resource = (resource.id, operation)
             return endpoint
         }

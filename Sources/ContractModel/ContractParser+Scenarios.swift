@@ -95,13 +95,15 @@ extension ContractParser {
 
     /// Checks that every step of every sequence names an ordinary scenario of the endpoint, and gives each
     /// sequence the `expect` of its last step (where a client that retries ends up). Drops a sequence
-    /// whose steps are wrong, after reporting it.
-    mutating func resolveSequences(_ scenarios: [Scenario], at path: String) -> [Scenario] {
+    /// whose steps are wrong, after reporting it. `written` are the indexes of `scenarios` that the
+    /// contract lists at `path` (a resource's operations come with built-in scenarios first).
+    mutating func resolveSequences(_ scenarios: [Scenario], at path: String,
+                                   written: PartialRangeFrom<Int> = 0...) -> [Scenario] {
         scenarios.enumerated().compactMap { index, scenario in
             guard let sequence = scenario.sequence else { return scenario }
             var valid = true
             for (stepIndex, step) in sequence.steps.enumerated() {
-                let at = path + "[\(index)].sequence[\(stepIndex)]"
+                let at = path + "[\(index - written.lowerBound)].sequence[\(stepIndex)]"
                 guard let target = scenarios.first(where: { $0.name == step }) else {
                     report(at, "unknown scenario \"\(step)\"; the endpoint has: "
                         + scenarios.filter { $0.sequence == nil }.map(\.name).joined(separator: ", "))

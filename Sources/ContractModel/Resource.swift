@@ -17,6 +17,9 @@ package struct Resource: Sendable {
     /// At most this many items per session.
     package let maximumItems: Int
 
+    /// The scenario every operation starts with: the store answers.
+    package static let storeScenario = "store"
+
     package enum IDType: String, Sendable, CaseIterable {
         /// Integers assigned in sequence: one more than the largest so far.
         case integer
@@ -43,6 +46,9 @@ package struct Resource: Sendable {
 /// What a resource's endpoint does.
 package enum ResourceOperation: String, Sendable, CaseIterable {
     case list, create, read, replace, update, delete
+
+    /// The operations' names, for messages: `list, create, ...`.
+    package static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// The method and whether the path is the item's (`<path>/{id}`) rather than the collection's.
     package var route: (method: String, isItem: Bool) {

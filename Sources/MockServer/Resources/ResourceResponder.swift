@@ -13,9 +13,6 @@ import HTTPCore
 struct ResourceResponder: Sendable {
     let store: ResourceStore
 
-    /// The scenario every operation of a resource has first: the store answers.
-    static let storeScenario = "store"
-
     /// - Parameters:
     ///   - itemID: The `{id}` of an item's path; `nil` for the collection's.
     ///   - naming: Fields every response carries (the endpoint and scenario that answered).

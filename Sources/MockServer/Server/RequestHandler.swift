@@ -140,7 +140,7 @@ final class RequestHandler: HTTPResponder {
         parameters: [String: String]
     ) -> Reply {
         let play = selection.play
-        if let (resource, operation) = route.resource, play.name == ResourceResponder.storeScenario {
+        if let (resource, operation) = route.resource, play.name == Resource.storeScenario {
             let response = resources.respond(operation, of: resource, request: request, itemID: parameters["id"],
                                              session: selection.session,
                                              naming: MockHeader.naming(endpoint: route.id, scenario: play.name))

@@ -151,6 +151,55 @@ struct ResourceTests {
         }
     }
 
+    /// A contract adds scenarios per operation: a form's validation error with its own body, and a create
+    /// that fails once and then reaches the store.
+    @Test func operationScenarios_FromTheContract_PlayAndThenTheStoreAnswers() async throws {
+        let contract = Self.contract.replacingOccurrences(of: #""maxItems": 4"#, with: #"""
+            "maxItems": 4, "scenarios": {"create": [
+              {"name": "requestErr", "status": 422, "body": "cart/invalid.json", "expect": "requestErr"},
+              {"name": "flaky", "sequence": ["serverErr", "store"]}],
+             "read": [{"name": "serverErr", "status": 503, "headers": {"Retry-After": "1"}, "expect": "serverErr"}]}
+            """#)
+        let folder = try ScratchContracts(contracts: [("cart.json", contract)],
+                                          fixtures: [("cart/items.json", Self.seed), ("cart/invalid.json", #"{"error": "quantity"}"#)])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
+            let client = try RawClient(port: server.port)
+            let body = #"{"productId": 1, "quantity": 1}"#
+            let invalid = try client.request("POST", "/api/cart/items", headers: jsonType.merging([MockHeader.scenario: "requestErr"]) { $1 },
+                                             body: body)
+            #expect(invalid.status == 422 && invalid.text == #"{"error": "quantity"}"#)
+            let flaky = jsonType.merging([MockHeader.scenario: "flaky", MockHeader.session: "flaky"]) { $1 }
+            #expect(try client.request("POST", "/api/cart/items", headers: flaky, body: body).status == 500)
+            let second = try client.request("POST", "/api/cart/items", headers: flaky, body: body)
+            #expect(second.status == 201 && second.header("Location") == "/api/cart/items/3")
+            let read = try client.request("GET", "/api/cart/items/1", headers: [MockHeader.scenario: "serverErr"])
+            #expect(read.status == 503 && read.header("Retry-After") == "1", "the contract's serverErr replaces the built-in one")
+            #expect(try client.get("/api/cart/items").header("X-Total-Count") == "2", "only the flaky session stored an item")
+        }
+    }
+
+    @Test func operationScenarios_BadOnes_AreLoadErrors() throws {
+        func problems(_ scenarios: String) throws -> String {
+            let folder = try ScratchContracts(contracts: [("cart.json", Self.contract.replacingOccurrences(
+                of: #""maxItems": 4"#, with: #""maxItems": 4, "scenarios": "# + scenarios))],
+                                              fixtures: [("cart/items.json", Self.seed)])
+            do {
+                _ = try MockServer(configuration: .init(port: 0, contractsDirectory: folder.contracts, fixturesDirectory: folder.fixtures))
+                return ""
+            } catch {
+                return error.problems.map { "\($0.path): \($0.reason)" }.joined(separator: " | ")
+            }
+        }
+        #expect(try problems(#"{"remove": []}"#).contains("$.resources[0].scenarios.remove: \"remove\" is not an operation"))
+        #expect(try problems(#"{"read": [{"name": "store", "status": 200, "expect": "success"}]}"#)
+            .contains("$.resources[0].scenarios.read[0].name: \"store\" is the store's own scenario"))
+        #expect(try problems(#"{"list": [{"name": "s", "sequence": ["gone"]}]}"#)
+            .contains("$.resources[0].scenarios.list[0].sequence[0]: unknown scenario \"gone\"; the endpoint has: store, serverErr"))
+        #expect(try problems(#"{"read": [{"name": "e", "status": 404, "body": "cart/missing.json", "expect": "requestErr"}]}"#)
+            .contains("cart/missing.json"))
+        #expect(try problems("[]").contains("$.resources[0].scenarios: must be an object"))
+    }
+
     @Test func badSeed_IsALoadError_NamingTheItemAndField() throws {
         let folder = try ScratchContracts(contracts: [("cart.json", Self.contract)],
                                           fixtures: [("cart/items.json", #"[{"id": 1, "productId": "one", "quantity": 1}, {"id": 1, "productId": 2, "quantity": 1}]"#)])
