@@ -10,6 +10,8 @@ import Foundation
 package enum ResourceSeed {
     package struct Problem: Error {
         package let message: String
+
+        package init(message: String) { self.message = message }
     }
 
     static func read(_ file: String, of resource: Resource, fixturesDirectory: String) -> Result<[JSONValue], Problem> {
@@ -22,8 +24,14 @@ package enum ResourceSeed {
         } catch {
             return .failure(Problem(message: "seed \"\(file)\" is not valid JSON (\(error))"))
         }
+        return items(document, of: resource, named: "seed \"\(file)\"")
+    }
+
+    /// `document`'s items, if it is an array of items that fit `resource`, with unique ids.
+    /// - Parameter name: What `document` is, to begin messages with: `seed "cart/items.json"`.
+    package static func items(_ document: JSONValue, of resource: Resource, named name: String) -> Result<[JSONValue], Problem> {
         guard case .array(let items) = document else {
-            return .failure(Problem(message: "seed \"\(file)\" must be a JSON array of items, not \(document.typeName)"))
+            return .failure(Problem(message: "\(name) must be a JSON array of items, not \(document.typeName)"))
         }
         var ids: Set<JSONValue> = []
         var problems: [String] = []
@@ -35,7 +43,7 @@ package enum ResourceSeed {
             }
         }
         guard problems.isEmpty else {
-            return .failure(Problem(message: "seed \"\(file)\": " + problems.joined(separator: "; ")))
+            return .failure(Problem(message: "\(name): " + problems.joined(separator: "; ")))
         }
         return .success(items)
     }

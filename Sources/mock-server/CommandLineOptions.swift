@@ -37,6 +37,8 @@ struct CommandLineOptions {
           --redact-header <h>  Store this header's value in the journal only as its length (repeatable;
                                Authorization, Proxy-Authorization, Cookie and Set-Cookie always are)
           --journal-secrets    Keep credential header values in the journal as sent
+          --persist <dir>      Keep resources' items (of requests without X-Mock-Session) in <dir> across
+                               restarts: one JSON file per resource, written before each change is answered
           --cors [<origin>]    Answer CORS preflights and let web pages read mock responses: from any
                                origin, or only from each <origin> given (repeatable); never the admin API
           --threads <n>        Event-loop threads (default: one per CPU the process may use, at most 4)
@@ -100,6 +102,7 @@ struct CommandLineOptions {
                 configuration.threads = threads
             case "--redact-header": configuration.redactedHeaders.append(try value(for: flag, from: &remaining))
             case "--journal-secrets": configuration.journalSecrets = true
+            case "--persist": configuration.persistDirectory = try value(for: flag, from: &remaining)
             case "--allow-host": configuration.allowedHosts.append(try value(for: flag, from: &remaining))
             case "--admin-token":
                 let token = try value(for: flag, from: &remaining)

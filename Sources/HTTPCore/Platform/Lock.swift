@@ -23,7 +23,7 @@ package final class Lock: @unchecked Sendable {
     }
 
     // Inlinable: the mock layer takes locks on the request path, from another module.
-    @inlinable package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    @inlinable package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -39,8 +39,8 @@ package final class Locked<Value>: @unchecked Sendable {
 
     package init(_ value: Value) { self.value = value }
 
-    @inlinable package func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        try lock.withLock { try body(&value) }
+    @inlinable package func withValue<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+        try lock.withLock { () throws(E) -> T in try body(&value) }
     }
 
     package var current: Value { lock.withLock { value } }

@@ -13,6 +13,11 @@ extension POSIX {
         return (LibC.modificationNanoseconds(info), Int(info.st_size))
     }
 
+    /// Removes the file at `path`, if there is one.
+    package static func removeFile(_ path: String) {
+        _ = unlink(path)
+    }
+
     /// The whole file, or `nil` if it cannot be read.
     package static func readFile(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -26,5 +31,55 @@ extension POSIX {
             if count < 0 { if errno == EINTR { continue } else { return nil } }
             bytes.append(contentsOf: chunk[0..<count])
         }
+    }
+}
+
+/// A file system call that failed, with the path and the operating system's reason.
+package struct FileError: Error, CustomStringConvertible {
+    package let operation: String
+    package let path: String
+    package let reason: String
+
+    /// Captures the current `errno`.
+    static func current(_ operation: String, _ path: String) -> FileError {
+        FileError(operation: operation, path: path, reason: String(cString: strerror(errno)))
+    }
+
+    package var description: String { "cannot \(operation) \(path): \(reason)" }
+}
+
+extension POSIX {
+    /// Replaces the file at `path` with `bytes` so that, whenever the process or the machine stops, the
+    /// file holds either its old bytes or all the new ones: written to a temporary file beside it,
+    /// flushed to the disk, renamed over it, and the folder flushed so the rename lasts.
+    package static func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .current("create", temporary) }
+        var failure: FileError?
+        bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let count = LibC.writeDescriptor(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = .current("write", temporary)
+                    return
+                }
+                written += count
+            }
+        }
+        if failure == nil && fsync(fd) != 0 { failure = .current("flush", temporary) }
+        _ = LibC.closeDescriptor(fd)
+        if failure == nil && rename(temporary, path) != 0 { failure = .current("rename to \(path)", temporary) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let folderFD = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_CLOEXEC)
+        guard folderFD >= 0 else { throw .current("open", folder) }
+        defer { _ = LibC.closeDescriptor(folderFD) }
+        guard fsync(folderFD) == 0 else { throw .current("flush", folder) }
     }
 }

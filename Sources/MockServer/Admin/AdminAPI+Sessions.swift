@@ -117,7 +117,7 @@ extension AdminAPI {
             return .respond(HTTPResponse(status: .noContent))
         }
         guard let resource else { return .respond(HTTPResponse(status: .noContent)) }
-        let items = resources.withCollection(resource, session: session ?? ScenarioStore.defaultSession) { $0.items }
+        let items = resources.items(of: resource, session: session ?? ScenarioStore.defaultSession)
         return .respond(.json(.ok, JSONValue.array(items).serialized))
     }
 

@@ -39,7 +39,7 @@ final class ContractReloader: Sendable {
     /// Told after every reload, with its problems if it failed (the executable logs them).
     private let onReload: (@Sendable (ReloadOutcome) -> Void)?
 
-    /// Resources start again from their seeds when a new set is served.
+    /// Resources start again from their seeds (or what `--persist` kept) when a new set is served.
     private let resources: ResourceStore
 
     init(contracts: ContractSet, configuration: MockServer.Configuration, scenarios: ScenarioStore,
@@ -102,10 +102,12 @@ final class ContractReloader: Sendable {
             let contracts = try ContractLoader.load(contractsDirectory: configuration.contractsDirectory,
                                                     fixturesDirectory: configuration.fixturesDirectory)
             let serving = ServingSet(contracts: contracts, serverScenario: configuration.scenario)
+            // Kept items must still fit their resources, or the new set is refused like a broken contract.
+            let kept = try resources.persistence?.load(contracts.contracts.flatMap(\.resources)) ?? [:]
             outcome = ReloadOutcome(succeeded: true, problems: [], endpoints: serving.routes.count,
                                     seconds: POSIX.wallClock().seconds)
             scenarios.prune(to: serving)
-            resources.replaceSeeds(contracts.seeds)
+            resources.replaceOrigins(seeds: contracts.seeds, kept: kept)
             state.withValue { $0.current = serving }
         } catch {
             outcome = ReloadOutcome(succeeded: false, problems: error.problems, endpoints: current.routes.count,

@@ -24,7 +24,24 @@ struct ResourceResponder: Sendable {
         session: String,
         naming: [(name: String, value: String)]
     ) -> HTTPResponse {
-        var answer = Answer(resource: resource, naming: naming)
+        let answer = Answer(resource: resource, naming: naming)
+        do {
+            return try respond(operation, of: resource, request: request, itemID: itemID, session: session, answer: answer)
+        } catch {
+            return answer.error(.internalServerError, "the change was not kept, because the store could not write it "
+                + "(\(error)); nothing changed")
+        }
+    }
+
+    private func respond(
+        _ operation: ResourceOperation,
+        of resource: Resource,
+        request: HTTPRequest,
+        itemID: String?,
+        session: String,
+        answer: Answer
+    ) throws(FileError) -> HTTPResponse {
+        var answer = answer
         switch operation {
         case .list:
             let query: ResourceQuery
@@ -34,17 +51,19 @@ struct ResourceResponder: Sendable {
             } catch {
                 return answer.error(.badRequest, error.message)
             }
-            let (page, total) = store.withCollection(resource, session: session) { query.apply(to: $0.items) }
+            let (page, total) = try store.withCollection(resource, session: session) { query.apply(to: $0.items) }
             answer.headers.append(("X-Total-Count", String(total)))
             return answer.value(.ok, .array(page))
         case .create:
-            return create(resource, request: request, session: session, answer: answer)
+            return try create(resource, request: request, session: session, answer: answer)
         case .read, .replace, .update, .delete:
-            return item(operation, resource, request: request, id: itemID ?? "", session: session, answer: answer)
+            return try item(operation, resource, request: request, id: itemID ?? "", session: session, answer: answer)
         }
     }
 
-    private func create(_ resource: Resource, request: HTTPRequest, session: String, answer: Answer) -> HTTPResponse {
+    private func create(_ resource: Resource, request: HTTPRequest, session: String, answer: Answer) throws(FileError)
+        -> HTTPResponse
+    {
         var answer = answer
         let body: JSONValue
         switch Self.jsonBody(request) {
@@ -56,7 +75,7 @@ struct ResourceResponder: Sendable {
             problems.append("\(resource.idField) is assigned by the server; leave it out")
         }
         guard problems.isEmpty else { return answer.invalid(problems, resource) }
-        let created = store.withCollection(resource, session: session) { collection -> JSONValue? in
+        let created = try store.withCollection(resource, session: session) { collection -> JSONValue? in
             guard collection.items.count < resource.maximumItems, case .object(var fields) = body else { return nil }
             switch resource.idType {
             case .integer:
@@ -86,7 +105,7 @@ struct ResourceResponder: Sendable {
         id: String,
         session: String,
         answer: Answer
-    ) -> HTTPResponse {
+    ) throws(FileError) -> HTTPResponse {
         var answer = answer
         let ifMatch = request.headers["If-Match"].map(EntityTag.parseList)
         let ifNoneMatch = request.headers["If-None-Match"].map(EntityTag.parseList)
@@ -100,7 +119,7 @@ struct ResourceResponder: Sendable {
             case .failure(let problem): return answer.error(.badRequest, problem.message)
             }
         }
-        let outcome = store.withCollection(resource, session: session) { collection -> ItemOutcome in
+        let outcome = try store.withCollection(resource, session: session) { collection -> ItemOutcome in
             let index = collection.items.firstIndex { Self.has(id: id, $0, resource) }
             let current = index.map { collection.items[$0] }
             // Written once: the bytes give the tag and, for a read, the body.

@@ -12,9 +12,17 @@ import HTTPCore
 final class ResourceStore: Sendable {
     /// One resource's items in one session, in creation order.
     struct Collection: Sendable {
-        var items: [JSONValue]
+        /// A plain `didSet` (no `oldValue`) keeps changes in place (SE-0268).
+        var items: [JSONValue] { didSet { changes &+= 1 } }
         /// The next integer id: one more than the largest ever held.
         var nextID: Int
+        /// Counts changes to ``items``, so the store knows whether to write them.
+        private(set) var changes = 0
+
+        init(items: [JSONValue], nextID: Int) {
+            self.items = items
+            self.nextID = nextID
+        }
     }
 
     private struct Session {
@@ -27,20 +35,32 @@ final class ResourceStore: Sendable {
         var nextSweep: UInt64 = 0
     }
 
-    private let state = Locked(State())
-    private let seeds: Locked<[String: [JSONValue]]>
-    private let idleTimeout: UInt64
-
-    init(seeds: [String: [JSONValue]], idleTimeout: UInt64) {
-        self.seeds = Locked(seeds)
-        self.idleTimeout = idleTimeout
+    /// Where every session starts: the seeds, and for the default session what ``persistence`` kept.
+    private struct Origins {
+        var seeds: [String: [JSONValue]]
+        var kept: [String: Collection]
     }
 
-    /// Runs `body` on `resource`'s items in `session`, under the store's lock.
-    func withCollection<T>(_ resource: Resource, session: String, _ body: (inout Collection) -> T) -> T {
+    private let state = Locked(State())
+    private let origins: Locked<Origins>
+    private let idleTimeout: UInt64
+    let persistence: ResourcePersistence?
+
+    init(seeds: [String: [JSONValue]], idleTimeout: UInt64, persistence: ResourcePersistence? = nil,
+         kept: [String: Collection] = [:]) {
+        origins = Locked(Origins(seeds: seeds, kept: kept))
+        self.idleTimeout = idleTimeout
+        self.persistence = persistence
+    }
+
+    /// Runs `body` on `resource`'s items in `session`, under the store's lock. When the default session's
+    /// items change and are kept on disk, they are written before this returns.
+    /// - Throws: The file system's error when they cannot be written; the change is then undone.
+    func withCollection<T>(_ resource: Resource, session: String, _ body: (inout Collection) -> T) throws(FileError) -> T {
         let now = POSIX.monotonicNanoseconds()
-        let seed = seeds.withValue { $0[resource.id] } ?? []
-        return state.withValue { state in
+        let keeps = persistence != nil && session == ScenarioStore.defaultSession
+        let (seed, kept) = origins.withValue { ($0.seeds[resource.id] ?? [], keeps ? $0.kept[resource.id] : nil) }
+        return try state.withValue { state throws(FileError) in
             // Idle sessions go now and then, as ScenarioStore's do; past its cap the oldest tenth goes at once.
             if now >= state.nextSweep {
                 state.sessions = state.sessions.filter {
@@ -57,16 +77,44 @@ final class ResourceStore: Sendable {
             current.lastUsed = now
             // Moved out and back, so that the items have one owner and change in place, not copied per request.
             var collection = current.collections.removeValue(forKey: resource.id)
-                ?? Collection(items: seed, nextID: Self.nextID(after: seed, resource))
+                ?? kept ?? Collection(items: seed, nextID: Self.nextID(after: seed, resource))
+            defer {
+                current.collections[resource.id] = collection
+                state.sessions[session] = current
+            }
+            guard keeps, let persistence else { return body(&collection) }
+            let before = collection
             let result = body(&collection)
-            current.collections[resource.id] = collection
-            state.sessions[session] = current
+            guard collection.changes != before.changes else { return result }
+            do throws(FileError) {
+                try persistence.save(collection, of: resource.id)
+            } catch {
+                collection = before
+                throw error
+            }
             return result
         }
     }
 
-    /// Back to the seeds: one resource or every one, in one session or in all.
+    /// `resource`'s items in `session`, as they are.
+    func items(of resource: Resource, session: String) -> [JSONValue] {
+        // Reading changes nothing, so nothing is written and nothing can fail.
+        (try? withCollection(resource, session: session) { $0.items }) ?? []
+    }
+
+    /// Back to the seeds: one resource or every one, in one session or in all. Kept items of the default
+    /// session are forgotten, on disk too.
     func reset(resourceID: String?, session: String?) {
+        if let persistence, session == nil || session == ScenarioStore.defaultSession {
+            // The files are those read at start and those written since, by the default session.
+            let written = state.withValue { Array($0.sessions[ScenarioStore.defaultSession]?.collections.keys ?? [:].keys) }
+            let forgotten = origins.withValue { origins -> Set<String> in
+                let ids = Set(origins.kept.keys).union(written).filter { resourceID == nil || $0 == resourceID }
+                for id in ids { origins.kept[id] = nil }
+                return ids
+            }
+            for id in forgotten { persistence.remove(id) }
+        }
         state.withValue { state in
             for id in state.sessions.keys where session == nil || id == session {
                 if let resourceID {
@@ -78,13 +126,14 @@ final class ResourceStore: Sendable {
         }
     }
 
-    /// New seeds after a contract reload; every session starts again from them.
-    func replaceSeeds(_ new: [String: [JSONValue]]) {
-        seeds.withValue { $0 = new }
+    /// New seeds after a contract reload, and the default session's kept items read again; every session
+    /// starts again from them.
+    func replaceOrigins(seeds: [String: [JSONValue]], kept: [String: Collection]) {
+        origins.withValue { $0 = Origins(seeds: seeds, kept: kept) }
         state.withValue { $0.sessions = [:] }
     }
 
-    private static func nextID(after items: [JSONValue], _ resource: Resource) -> Int {
+    static func nextID(after items: [JSONValue], _ resource: Resource) -> Int {
         var largest = 0
         for case .object(let fields) in items {
             if case .number(let id)? = fields[resource.idField], id.rounded() == id, abs(id) < 1e15 { largest = max(largest, Int(id)) }

@@ -62,6 +62,9 @@ public final class MockServer: Sendable {
         var eventQueueLimit = 1 << 20
         /// Seconds a named session (`X-Mock-Session`) may go unused before it is dropped with its state.
         public var sessionIdleTimeout = 600.0
+        /// A folder where the default session's resource items are kept across restarts (created if
+        /// missing); `nil` keeps them in memory only.
+        public var persistDirectory: String?
 
         public init(
             host: String = "127.0.0.1",
@@ -107,7 +110,12 @@ public final class MockServer: Sendable {
         adminToken = configuration.adminToken ?? (exposed ? Self.randomToken() : nil)
         let access = AdminAccess(allowedHosts: Self.ownAddresses(configuration.host) + configuration.allowedHosts,
                                  token: adminToken, tokenFromLoopback: configuration.adminToken != nil)
-        handler = RequestHandler(contracts: contracts, configuration: configuration, adminAccess: access)
+        let persistence = try configuration.persistDirectory.map { directory throws(ContractLoadError) in
+            try ResourcePersistence(directory: directory)
+        }
+        let kept = try persistence?.load(contracts.contracts.flatMap(\.resources)) ?? [:]
+        handler = RequestHandler(contracts: contracts, configuration: configuration, adminAccess: access,
+                                 persistence: persistence, kept: kept)
         var core = HTTPServer.Configuration(host: configuration.host, port: configuration.port,
                                             threads: configuration.threads, io: configuration.io)
         core.settings.headerTimeout = Self.nanoseconds(configuration.headerTimeout)

@@ -18,14 +18,16 @@ final class RequestHandler: HTTPResponder {
     private let cors: CORSPolicy?
     private let log: AccessLog
 
-    init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess) {
+    init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess,
+         persistence: ResourcePersistence?, kept: [String: ResourceStore.Collection]) {
         log = AccessLog(format: configuration.logFormat)
         self.adminAccess = adminAccess
         redaction = HeaderRedaction(extraNames: configuration.redactedHeaders, enabled: !configuration.journalSecrets)
         bodyRedaction = BodyRedaction(enabled: !configuration.journalSecrets)
         cors = configuration.cors
         scenarios = ScenarioStore(idleSeconds: configuration.sessionIdleTimeout)
-        let store = ResourceStore(seeds: contracts.seeds, idleTimeout: scenarios.idleTimeout)
+        let store = ResourceStore(seeds: contracts.seeds, idleTimeout: scenarios.idleTimeout, persistence: persistence,
+                                  kept: kept)
         self.contracts = ContractReloader(contracts: contracts, configuration: configuration, scenarios: scenarios,
                                           resources: store)
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
