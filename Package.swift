@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .executable(name: "mock-server", targets: ["mock-server"]),
+        // For test targets: answers from the contracts in-process. Carries the mock server; keep it out of apps.
+        .library(name: "ContractDispatcher", targets: ["ContractDispatcher"]),
     ],
     targets: [
         .target(name: "Networking", swiftSettings: strict),
@@ -24,6 +26,7 @@ let package = Package(
         .target(name: "HTTPCore", dependencies: ["CSystemShims"], swiftSettings: strict),
         // The mock layer on top: routing, scenarios, validation, fixtures, journal, admin API.
         .target(name: "MockServer", dependencies: ["HTTPCore", "ContractModel"], swiftSettings: strict),
+        .target(name: "ContractDispatcher", dependencies: ["Networking", "MockServer", "HTTPCore"], swiftSettings: strict),
         .executableTarget(name: "mock-server", dependencies: ["MockServer", "HTTPCore", "ContractModel"],
                           swiftSettings: strict),
 
@@ -36,7 +39,7 @@ let package = Package(
         .testTarget(
             name: "ContractTests",
             dependencies: ["Endpoints", "Networking", "MockServer", "HTTPCore", "ContractModel", "TestSupport",
-                           "mock-server"],
+                           "ContractDispatcher", "mock-server"],
             swiftSettings: strict
         ),
     ],

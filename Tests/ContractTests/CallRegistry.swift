@@ -3,7 +3,7 @@ import Foundation
 import Networking
 
 /// What a typed call produced, reduced to what the contract can check.
-struct Observation: Sendable {
+struct Observation: Sendable, Equatable {
     let caseName: String
     let status: Int?
     let message: String?

@@ -16,10 +16,32 @@ struct ContractScenarioTests {
     }
 
     /// Each case runs in its own mock session, so cases run in parallel even when one moves its domain
-    /// to another state or walks a sequence.
+    /// to another state or walks a sequence. Each runs twice, in a session of its own each time: over TCP
+    /// to the live server, and in-process through ``ContractDispatcher``; both must meet the contract, and
+    /// give the same observations.
     @Test(arguments: ContractCatalog.cases)
     func scenario_MapsToItsExpectedResult(_ contractCase: ContractCase) async throws {
         let server = try LiveServer.shared.get()
+        let overTCP = try await observe(contractCase, journal: server) { session, headers, timeout in
+            let (client, urlSession) = LiveServer.client(port: server.port, headers: headers, session: session, timeout: timeout)
+            return (client, { urlSession.finishTasksAndInvalidate() })
+        }
+        let dispatcher = try LiveServer.inProcess.get()
+        let inProcess = try await observe(contractCase, journal: dispatcher.server) { session, headers, timeout in
+            let client = APIClient(environment: .local(), dispatcher: dispatcher,
+                                   interceptors: [HeaderInterceptor(headers), session], defaultTimeout: timeout)
+            return (client, {})
+        }
+        #expect(overTCP == inProcess, "\(contractCase.testDescription): TCP and ContractDispatcher disagree")
+    }
+
+    /// Runs `contractCase` (each step of a sequence) in a new mock session through the client `makeClient`
+    /// gives; checks each result against the contract and `journal`'s entry of it; returns the observations.
+    private func observe(
+        _ contractCase: ContractCase,
+        journal server: MockServer,
+        makeClient: (MockSession, [String: String], TimeInterval) -> (APIClient, () -> Void)
+    ) async throws -> [Observation] {
         let call = try #require(CallRegistry.calls[contractCase.endpoint.id],
                                 "no typed call registered for \(contractCase.endpoint.id)")
         let scenario = contractCase.scenario
@@ -28,16 +50,17 @@ struct ContractScenarioTests {
             try sequence.steps.map { step in try #require(contractCase.endpoint.scenario(named: step)) }
         } ?? [scenario]
         let session = MockSession(scenario: scenario.name)
+        var observations: [Observation] = []
         for step in steps {
             let trace = UUID().uuidString
             // URLSession on Linux truncates timeouts to whole seconds; 1 s keeps no_response cases short.
             let timeout: TimeInterval = step.fault == .noResponse ? 1 : 5
-            let (client, urlSession) = LiveServer.client(port: server.port, headers: [LiveServer.traceHeader: trace],
-                                                         session: session, timeout: timeout)
-            defer { urlSession.finishTasksAndInvalidate() }
+            let (client, finish) = makeClient(session, [LiveServer.traceHeader: trace], timeout)
+            defer { finish() }
 
             // WHEN
             let observation = await call.invoke(Services(client: client), [])
+            observations.append(observation)
 
             // THEN the result is the contract's
             #expect(observation.caseName == step.expect.rawValue,
@@ -54,6 +77,7 @@ struct ContractScenarioTests {
             #expect(entry.status == step.status)
             #expect(entry.fault == step.fault?.rawValue)
         }
+        return observations
     }
 
     private func checkDetails(_ observation: Observation, _ scenario: Scenario, _ call: ContractCall) throws {

@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ContractDispatcher
 import Foundation
 import HTTPCore
 import MockServer
@@ -16,6 +17,11 @@ enum LiveServer {
         let server = try MockServer(configuration: configuration)
         try server.start()
         return server
+    }
+
+    /// The same contracts answered in-process, without a socket.
+    static let inProcess: Result<ContractDispatcher, any Error> = Result {
+        try ContractDispatcher(contracts: ContractCatalog.contractsDirectory, fixtures: ContractCatalog.fixturesDirectory)
     }
 
     /// Like any process that embeds the server, the test runner sets its own descriptor limit: macOS

@@ -138,6 +138,13 @@ public final class MockServer: Sendable {
         try query.apply(to: journal.entries(), knownEndpoints: handler.contracts.current.routes.map(\.id))
     }
 
+    /// The reply to `request` as a connection from loopback would get it, without a socket: for
+    /// dispatchers that answer in-process (`ContractDispatcher`). The reply's delay and fault are the
+    /// caller's to carry out.
+    package func reply(to request: HTTPRequest) -> Reply {
+        handler.respond(to: request, peerIsLoopback: true)
+    }
+
     /// The bound port, once started.
     public var port: UInt16 { http.port }
 

@@ -1,0 +1,51 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import HTTPCore
+
+/// What a client sees of a ``Reply`` without the socket: a response, or the `URLError` URLSession reports
+/// on Apple platforms when the server carries out each fault over TCP.
+enum FaultMapping {
+    static func outcome(of reply: Reply, for request: HTTPRequest, url: URL, timeout: TimeInterval) async throws
+        -> (Data, HTTPURLResponse)
+    {
+        switch reply.action {
+        case .respond(let response):
+            let omitBody = request.method == "HEAD" || response.status.forbidsBody
+            return (omitBody ? Data() : Data(response.body), try httpResponse(response, url: url))
+        case .stream:
+            // Only the admin API's event stream answers so; it needs a socket to be useful.
+            throw URLError(.unsupportedURL)
+        case .transport(let action):
+            switch action {
+            case .reset, .close, .truncate:
+                throw URLError(.networkConnectionLost)
+            case .sendThenClose:
+                throw URLError(.cannotParseResponse)
+            case .hold(let milliseconds):
+                // The client gives up at its timeout; if the server closes first, the connection is lost.
+                let waited = min(Double(milliseconds) / 1000, timeout > 0 ? timeout : .infinity)
+                try await Task.sleep(nanoseconds: UInt64(waited * 1_000_000_000))
+                throw URLError(waited >= timeout && timeout > 0 ? .timedOut : .networkConnectionLost)
+            }
+        }
+    }
+
+    /// The status and header fields of `response`'s prepared head.
+    static func httpResponse(_ response: HTTPResponse, url: URL) throws -> HTTPURLResponse {
+        var fields: [String: String] = [:]
+        let lines = String(decoding: response.head, as: UTF8.self).split(separator: "\r\n").dropFirst()
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = String(line[..<colon])
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            // Repeated fields are joined as URLSession joins them.
+            fields[name] = fields[name].map { $0 + ", " + value } ?? value
+        }
+        if !response.status.forbidsBody { fields["Content-Length"] = String(response.body.count) }
+        guard let http = HTTPURLResponse(url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1",
+                                         headerFields: fields) else { throw URLError(.badServerResponse) }
+        return http
+    }
+}
