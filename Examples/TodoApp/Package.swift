@@ -19,6 +19,7 @@ let package = Package(
                 "TodoApp",
                 .product(name: "Networking", package: "MockedNetworking"),
                 .product(name: "MockServer", package: "MockedNetworking"),
+                .product(name: "ContractDispatcher", package: "MockedNetworking"),
             ]
         ),
     ],

@@ -49,6 +49,11 @@ public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
     /// - Parameter session: The `X-Mock-Session` it applies to; `nil` for requests without one.
     /// - Throws: ``AdminError`` naming the endpoints or scenarios that exist when one is unknown.
     public func setScenario(_ scenario: String, for endpointID: String, session: String? = nil) throws {
+        let endpoints = server.contracts.endpoints.map(\.id)
+        guard endpoints.contains(endpointID) else {
+            throw AdminError(status: 404, message: "no endpoint has the id \"\(endpointID)\"; endpoints: "
+                + endpoints.joined(separator: ", "))
+        }
         try admin("PUT", "scenarios/" + endpointID, session: session, body: #"{"scenario": "\#(scenario)"}"#)
     }
 
@@ -88,7 +93,9 @@ public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
             throw AdminError(status: 0, message: "the admin API gave no response")
         }
         guard response.status.code < 300 else {
-            throw AdminError(status: response.status.code, message: String(decoding: response.body, as: UTF8.self))
+            let text = String(decoding: response.body, as: UTF8.self)
+            let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+            throw AdminError(status: response.status.code, message: object?["responseMsg"] as? String ?? text)
         }
     }
 }

@@ -1,0 +1,94 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ContractDispatcher
+import Endpoints
+import Foundation
+import MockServer
+import Networking
+import Testing
+
+/// `ContractDispatcher` as a view model's unit test uses it: the bundled contracts, no socket.
+struct ContractDispatcherTests {
+    private let dispatcher: ContractDispatcher
+    private let client: APIClient
+
+    init() throws {
+        dispatcher = try ContractDispatcher(contracts: ContractCatalog.contractsDirectory, fixtures: ContractCatalog.fixturesDirectory)
+        client = APIClient(environment: .local(), dispatcher: dispatcher, defaultTimeout: 5)
+    }
+
+    @Test func answersFromTheFixtures_AndTheScenarioPropertyAndOverridesPickOthers() async throws {
+        #expect(await HealthService(client: client).check().value == "OK")
+        #expect(await ProductService(client: client, vendorIdentifier: "v").detail(id: 3).value?.id == 3)
+
+        dispatcher.scenario = "serverErr"
+        #expect(await HealthService(client: client).check().caseName == "serverErr")
+        #expect(await ProductService(client: client, vendorIdentifier: "v").detail(id: 3).caseName == "serverErr")
+        dispatcher.scenario = nil
+
+        try dispatcher.setScenario("pathErr", for: "healthCheck")
+        #expect(await HealthService(client: client).check().caseName == "pathErr")
+        #expect(await ProductService(client: client, vendorIdentifier: "v").detail(id: 3).caseName == "success")
+        try dispatcher.reset()
+        #expect(await HealthService(client: client).check().caseName == "success")
+    }
+
+    @Test func unknownEndpointOrScenario_IsAnErrorNamingWhatExists() throws {
+        #expect { try dispatcher.setScenario("success", for: "nope") } throws: {
+            "\($0)".contains("404") && "\($0)".contains("healthCheck")
+        }
+        #expect { try dispatcher.setScenario("nope", for: "healthCheck") } throws: { "\($0)".contains("flaky") }
+    }
+
+    @Test func faultsAreTheTransportErrorsASocketGives_AndTheJournalRecords() async throws {
+        let reset = await HealthService(client: client).check(interceptors: [MockSession(scenario: "malformed")])
+        #expect(reset.transportKind == .badResponse)
+        let entries = try dispatcher.server.journalEntries(JournalQuery(endpoint: "healthCheck"))
+        #expect(entries.last?.fault == "malformed_response" && entries.last?.violations == [])
+    }
+
+    @Test func aDelayIsWaited_AndCancellingStopsIt() async throws {
+        let started = Date()
+        let task = Task { await HealthService(client: client).check(interceptors: [MockSession(scenario: "slow")]) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        task.cancel()
+        #expect(await task.value.transportKind == .cancelled)
+        #expect(Date().timeIntervalSince(started) < 0.7, "the 800 ms delay was not cut short")
+        let slow = await HealthService(client: client).check(interceptors: [MockSession(scenario: "slow")])
+        #expect(slow.value == "OK" && Date().timeIntervalSince(started) >= 0.8)
+    }
+
+    /// The cart's store, in memory: a create/edit/delete walk per session, and the 412 of a stale ETag.
+    @Test func resourcesAreServedFromTheStore_PerSession() async throws {
+        let cart = CartService(client: client) { "t" }
+        let mine = MockSession()
+        let added = try #require(await cart.add(productId: 4, quantity: 2, interceptors: [mine]).value)
+        #expect(await cart.changeQuantity(id: added.id, quantity: 3, interceptors: [mine]).value?.quantity == 3)
+        #expect(await cart.changeQuantity(id: added.id, quantity: 4, ifMatch: #""stale""#, interceptors: [mine]).status == 412)
+        #expect(await cart.items(interceptors: [mine]).value?.count == 3)
+        #expect(await cart.items(interceptors: [MockSession()]).value?.count == 2, "another session sees the seed")
+        #expect(await cart.remove(id: added.id, interceptors: [mine]).caseName == "success")
+        #expect(await cart.items(interceptors: [mine]).value?.count == 2)
+    }
+
+    @Test func badContracts_FailToLoad_NamingTheProblem() throws {
+        #expect { try ContractDispatcher(contracts: "/nonexistent", fixtures: "/nonexistent") } throws: {
+            "\($0)".contains("/nonexistent")
+        }
+    }
+}
+
+private extension NetworkResult {
+    var transportKind: TransportError.Kind? {
+        if case .networkFail(let error) = self { error.kind } else { nil }
+    }
+
+    var status: Int? {
+        switch self {
+        case .requestErr(let status, _), .serverErr(let status): status
+        case .pathErr(let failure): failure.status
+        case .success, .networkFail: nil
+        }
+    }
+}
