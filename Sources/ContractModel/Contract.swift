@@ -29,6 +29,8 @@ package struct ContractEndpoint: Sendable {
     /// For an operation of a resource: which resource (by id) and operation; its first scenario, `store`,
     /// answers from the resource's store.
     package var resource: (id: String, operation: ResourceOperation)? = nil
+    /// Requests allowed per window before the server answers 429.
+    package var rateLimit: RateLimit? = nil
 
     /// The scenario named `name`, if any.
     package func scenario(named name: String) -> Scenario? {
@@ -87,6 +89,8 @@ package struct Scenario: Sendable {
     package let sequence: ScenarioSequence?
     /// The state the domain moves to when this scenario is played.
     package let setState: String?
+    /// A wait drawn per request, on top of ``delayMs``.
+    package var latency: Latency? = nil
 }
 
 /// A scenario that plays other scenarios of its endpoint in turn: `serverErr`, `serverErr`, `success`.

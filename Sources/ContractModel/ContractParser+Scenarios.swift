@@ -12,7 +12,7 @@ extension ContractParser {
 
     private static let scenarioKeys: Set = [
         "name", "status", "body", "fallback", "template", "headers", "contentType", "fault", "delayMs", "holdMs",
-        "expect", "description", "setState", "sequence", "afterLast",
+        "expect", "description", "setState", "sequence", "afterLast", "latency",
     ]
 
     /// The keys a sequence may have; everything else belongs on its steps.
@@ -57,10 +57,13 @@ extension ContractParser {
                 + Expectation.allCases.map(\.rawValue).joined(separator: ", "))
         }
         if let expect { checkConsistency(expect: expect, status: status, fault: fault, at: path + ".expect") }
+        let latency = parseLatency(fields["latency"], at: path + ".latency")
         guard let name, let expect, status != nil || fault != nil else { return nil }
-        return Scenario(name: name, status: status, body: body, fallback: fallback, isTemplate: isTemplate,
-                        headers: headers, contentType: contentType, fault: fault, delayMs: delayMs, holdMs: holdMs,
-                        expect: expect, description: description, sequence: nil, setState: setState)
+        var scenario = Scenario(name: name, status: status, body: body, fallback: fallback, isTemplate: isTemplate,
+                                headers: headers, contentType: contentType, fault: fault, delayMs: delayMs, holdMs: holdMs,
+                                expect: expect, description: description, sequence: nil, setState: setState)
+        scenario.latency = latency
+        return scenario
     }
 
     /// A sequence as written; its steps are checked, and its `expect` taken from its last step, once every
@@ -120,6 +123,16 @@ extension ContractParser {
                             contentType: nil, fault: nil, delayMs: 0, holdMs: scenario.holdMs, expect: last.expect,
                             description: scenario.description, sequence: sequence, setState: nil)
         }
+    }
+
+    private mutating func parseLatency(_ value: JSONValue?, at path: String) -> Latency? {
+        guard let text = optionalString(value, at: path) else { return nil }
+        guard let latency = Latency(text: text) else {
+            report(path, "\"\(text)\" is not a latency: milliseconds (200), a range (100-500) or "
+                + "lognormal:<median ms>:<sigma> (lognormal:80:0.5), at most \(Latency.maximum) ms")
+            return nil
+        }
+        return latency
     }
 
     private mutating func parseSetState(_ value: JSONValue?, at path: String) -> String? {

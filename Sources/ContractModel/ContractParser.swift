@@ -51,7 +51,7 @@ struct ContractParser {
     private static let methods: Set = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
     private mutating func parseEndpoint(_ value: JSONValue, domain: String, at path: String) -> ContractEndpoint? {
-        let keys: Set = ["id", "method", "path", "request", "response", "scenarios", "whenState", "description"]
+        let keys: Set = ["id", "method", "path", "request", "response", "scenarios", "whenState", "rateLimit", "description"]
         guard let fields = object(value, at: path, keys: keys) else { return nil }
         let id = requiredString(fields["id"], at: path + ".id")
         let method = requiredString(fields["method"], at: path + ".method")
@@ -80,9 +80,35 @@ struct ContractParser {
         checkUnique(scenarios.map(\.name), at: path + ".scenarios", what: "scenario name")
         scenarios = resolveSequences(scenarios, at: path + ".scenarios")
         let whenState = parseWhenState(fields["whenState"], scenarios: scenarios, at: path + ".whenState")
+        let rateLimit = parseRateLimit(fields["rateLimit"], at: path + ".rateLimit")
         guard let id, let method, Self.methods.contains(method), let template else { return nil }
-        return ContractEndpoint(id: id, domain: domain, method: method, path: template, request: request,
-                                contentType: contentType, scenarios: scenarios, whenState: whenState)
+        var endpoint = ContractEndpoint(id: id, domain: domain, method: method, path: template, request: request,
+                                        contentType: contentType, scenarios: scenarios, whenState: whenState)
+        endpoint.rateLimit = rateLimit
+        return endpoint
+    }
+
+    /// `{"limit": 10, "windowSeconds": 60, "per": "session", "retryAfter": "seconds"}`.
+    private mutating func parseRateLimit(_ value: JSONValue?, at path: String) -> RateLimit? {
+        guard let value else { return nil }
+        guard let fields = object(value, at: path, keys: ["limit", "windowSeconds", "per", "retryAfter"]) else { return nil }
+        if fields["limit"] == nil { report(path + ".limit", "is required: the requests allowed per window") }
+        let limit = integer(fields["limit"], at: path + ".limit", in: 1...1_000_000)
+        let window = integer(fields["windowSeconds"], at: path + ".windowSeconds", in: 1...86_400) ?? 60
+        var scope = RateLimit.Scope.session
+        if let text = optionalString(fields["per"], at: path + ".per") {
+            if let value = RateLimit.Scope(rawValue: text) { scope = value } else {
+                report(path + ".per", "\"\(text)\" is not one of session, global")
+            }
+        }
+        var form = RateLimit.RetryAfterForm.seconds
+        if let text = optionalString(fields["retryAfter"], at: path + ".retryAfter") {
+            if let value = RateLimit.RetryAfterForm(rawValue: text) { form = value } else {
+                report(path + ".retryAfter", "\"\(text)\" is not one of seconds, date")
+            }
+        }
+        guard let limit else { return nil }
+        return RateLimit(limit: limit, windowSeconds: window, scope: scope, retryAfter: form)
     }
 
     private mutating func parseWhenState(_ value: JSONValue?, scenarios: [Scenario], at path: String) -> [String: String] {

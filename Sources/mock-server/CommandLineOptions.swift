@@ -1,3 +1,4 @@
+import ContractModel
 import HTTPCore
 import MockServer
 
@@ -37,6 +38,9 @@ struct CommandLineOptions {
           --redact-header <h>  Store this header's value in the journal only as its length (repeatable;
                                Authorization, Proxy-Authorization, Cookie and Set-Cookie always are)
           --journal-secrets    Keep credential header values in the journal as sent
+          --latency <spec>     Wait before every response, on top of its scenario's: milliseconds (200),
+                               a range (100-500) or lognormal:<median ms>:<sigma> (lognormal:80:0.5)
+          --seed <n>           Seed the latency draws, so a run's waits can be replayed
           --persist <dir>      Keep resources' items (of requests without X-Mock-Session) in <dir> across
                                restarts: one JSON file per resource, written before each change is answered
           --cors [<origin>]    Answer CORS preflights and let web pages read mock responses: from any
@@ -102,6 +106,17 @@ struct CommandLineOptions {
                 configuration.threads = threads
             case "--redact-header": configuration.redactedHeaders.append(try value(for: flag, from: &remaining))
             case "--journal-secrets": configuration.journalSecrets = true
+            case "--latency":
+                let text = try value(for: flag, from: &remaining)
+                guard let latency = Latency(text: text) else {
+                    throw UsageError(description: "--latency: '\(text)' is not milliseconds (200), a range (100-500) "
+                        + "or lognormal:<median ms>:<sigma>, at most \(Latency.maximum) ms")
+                }
+                configuration.latency = latency
+            case "--seed":
+                let text = try value(for: flag, from: &remaining)
+                guard let seed = UInt64(text) else { throw UsageError(description: "--seed: '\(text)' is not 0 or more") }
+                configuration.seed = seed
             case "--persist": configuration.persistDirectory = try value(for: flag, from: &remaining)
             case "--allow-host": configuration.allowedHosts.append(try value(for: flag, from: &remaining))
             case "--admin-token":

@@ -25,6 +25,7 @@ package struct HTTPStatus: Equatable, Sendable {
     package static let created = HTTPStatus(201)
     package static let preconditionFailed = HTTPStatus(412)
     package static let unprocessableContent = HTTPStatus(422)
+    package static let tooManyRequests = HTTPStatus(429)
     package static let insufficientStorage = HTTPStatus(507)
     package static let headerFieldsTooLarge = HTTPStatus(431)
     package static let internalServerError = HTTPStatus(500)

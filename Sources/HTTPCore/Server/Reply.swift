@@ -30,6 +30,15 @@ package struct Reply: Sendable {
         Reply(.respond(response), note: note)
     }
 
+    /// Adds header fields to the response it sends, if it sends one.
+    package mutating func addFields(_ fields: [(name: String, value: String)]) {
+        switch action {
+        case .respond(let response): action = .respond(response.adding(fields))
+        case .stream(let response, let stream): action = .stream(response.adding(fields), stream)
+        case .transport: break
+        }
+    }
+
     /// The status the reply sends, or `nil` when a transport action sends none.
     package var status: Int? {
         switch action {

@@ -20,6 +20,8 @@ final class ScenarioPlay: Sendable {
     /// types); empty for a scenario that reads nothing from the request.
     let templateContext: ResponseTemplate.Context
     let delayMs: Int
+    /// A wait drawn per request on top of ``delayMs``.
+    let latency: Latency?
     /// The state the domain moves to when this scenario plays.
     let setState: String?
     let action: Action
@@ -49,6 +51,7 @@ final class ScenarioPlay: Sendable {
         hasPathPlaceholders = false
         templateContext = ResponseTemplate.Context(isJSON: false)
         delayMs = 0
+        latency = nil
         setState = nil
         action = .sequence(steps, scenario.sequence ?? ScenarioSequence(steps: [], afterLast: .repeatLast))
     }
@@ -63,6 +66,7 @@ final class ScenarioPlay: Sendable {
         templateContext = isTemplate || hasPathPlaceholders ? ResponseTemplate.Context(scenario, of: endpoint)
             : ResponseTemplate.Context(isJSON: false)
         delayMs = scenario.delayMs
+        latency = scenario.latency
         setState = scenario.setState
         let contentType = ("Content-Type", scenario.contentType ?? endpoint.contentType)
         let names = MockHeader.naming(endpoint: endpoint.id, scenario: scenario.name)

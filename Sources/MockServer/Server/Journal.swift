@@ -46,6 +46,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// first), if any.
     public internal(set) var scenarioSequence: String?
     public internal(set) var scenarioStep: Int?
+    /// Milliseconds the reply waited before it was sent (the scenario's delay and latency draws); absent
+    /// when it did not wait.
+    public internal(set) var delayMs: Int?
 
     /// ``body`` as text, or `nil` when it is not UTF-8.
     public var bodyText: String? {
@@ -87,7 +90,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case sequence, time, method, target, headers, bodySize, body, bodyBase64, bodyTruncated, endpoint, scenario,
-             status, fault, violations, reason, session, selectedBy, scenarioSequence, scenarioStep
+             status, fault, violations, reason, session, selectedBy, scenarioSequence, scenarioStep, delayMs
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -114,6 +117,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         try container.encodeIfPresent(selectedBy, forKey: .selectedBy)
         try container.encodeIfPresent(scenarioSequence, forKey: .scenarioSequence)
         try container.encodeIfPresent(scenarioStep, forKey: .scenarioStep)
+        try container.encodeIfPresent(delayMs, forKey: .delayMs)
     }
 
     /// Reads an entry as `GET /__mock/journal` writes it.
@@ -144,6 +148,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         selection = try container.decodeIfPresent(String.self, forKey: .selectedBy).flatMap(Selection.Reason.init)
         scenarioSequence = try container.decodeIfPresent(String.self, forKey: .scenarioSequence)
         scenarioStep = try container.decodeIfPresent(Int.self, forKey: .scenarioStep)
+        delayMs = try container.decodeIfPresent(Int.self, forKey: .delayMs)
     }
 
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {

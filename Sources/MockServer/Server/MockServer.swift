@@ -65,6 +65,10 @@ public final class MockServer: Sendable {
         /// A folder where the default session's resource items are kept across restarts (created if
         /// missing); `nil` keeps them in memory only.
         public var persistDirectory: String?
+        /// A wait drawn per request for every response, on top of each scenario's (`--latency`).
+        package var latency: Latency?
+        /// Seeds the latency draws, so a run's waits can be replayed (`--seed`).
+        public var seed: UInt64?
 
         public init(
             host: String = "127.0.0.1",

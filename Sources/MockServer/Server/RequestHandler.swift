@@ -17,10 +17,13 @@ final class RequestHandler: HTTPResponder {
     private let bodyRedaction: BodyRedaction
     private let cors: CORSPolicy?
     private let log: AccessLog
+    private let latency: LatencySampler
+    private let rateLimiter = RateLimiter()
 
     init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess,
          persistence: ResourcePersistence?, kept: [String: ResourceStore.Collection]) {
         log = AccessLog(format: configuration.logFormat)
+        latency = LatencySampler(server: configuration.latency, seed: configuration.seed)
         self.adminAccess = adminAccess
         redaction = HeaderRedaction(extraNames: configuration.redactedHeaders, enabled: !configuration.journalSecrets)
         bodyRedaction = BodyRedaction(enabled: !configuration.journalSecrets)
@@ -129,10 +132,26 @@ final class RequestHandler: HTTPResponder {
                                              violations: validation.violations),
                              scenario: named.play.name)
         }
+        var limitFields: [(name: String, value: String)] = []
+        if let limit = route.endpoint.rateLimit {
+            let admission = rateLimiter.admit(limit, endpoint: route.id, session: session)
+            limitFields = RateLimitHeaders.fields(admission, limit)
+            guard admission.allowed else {
+                let named = scenarios.select(route, requested: requested, session: session, advancing: false)
+                let reason = "rate limit: more than \(limit.limit) requests in \(limit.windowSeconds) s "
+                    + (limit.scope == .global ? "to \(route.id)" : "to \(route.id) in this session")
+                let response = ServerJSON.error(.tooManyRequests, reason, headers: RateLimitHeaders.retryAfter(admission, limit)
+                    + limitFields + MockHeader.naming(endpoint: route.id, scenario: named.play.name))
+                return journaled(response, entry(request, endpoint: route.id, selection: named, status: 429, reason: reason),
+                                 scenario: named.play.name)
+            }
+        }
         // HEAD asks what a GET would get without being one: it moves no sequence, state or counter.
         let selection = scenarios.select(route, requested: requested, session: session,
                                          advancing: request.method != "HEAD")
-        return answer(to: request, route: route, selection: selection, parameters: parameters)
+        var reply = answer(to: request, route: route, selection: selection, parameters: parameters)
+        reply.addFields(limitFields)
+        return reply
     }
 
     private func answer(
@@ -170,13 +189,17 @@ final class RequestHandler: HTTPResponder {
         }
         switch play.action {
         case .fault(let fault, let head, let holdMs):
+            let delay = latency.delay(fixed: play.delayMs, latency: play.latency)
             let reply = Reply(.transport(fault.transport(head: head, holdMs: holdMs, fixture: body)),
-                              delayMs: play.delayMs, note: .init(source: play.name, outcome: fault.rawValue))
-            return journaled(reply, entry(request, endpoint: route.id, selection: selection, fault: fault.rawValue))
+                              delayMs: delay, note: .init(source: play.name, outcome: fault.rawValue))
+            return journaled(reply, entry(request, endpoint: route.id, selection: selection, fault: fault.rawValue,
+                                          delayMs: delay))
         case .respond(let status, let headWithBody, let headWithoutBody):
             let response = HTTPResponse(status: status, head: body.isEmpty ? headWithoutBody : headWithBody, body: body)
-            let reply = Reply(.respond(response), delayMs: play.delayMs, note: .init(source: play.name))
-            return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: status.code))
+            let delay = latency.delay(fixed: play.delayMs, latency: play.latency)
+            let reply = Reply(.respond(response), delayMs: delay, note: .init(source: play.name))
+            return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: status.code,
+                                          delayMs: delay))
         case .sequence:
             // ScenarioStore.select never returns a sequence as the play.
             let response = ServerJSON.error(.internalServerError, "sequence \(play.name) has no steps")
@@ -191,7 +214,8 @@ final class RequestHandler: HTTPResponder {
         status: Int? = nil,
         fault: String? = nil,
         violations: [String] = [],
-        reason: String? = nil
+        reason: String? = nil,
+        delayMs: Int = 0
     ) -> JournalEntry {
         var entry = JournalEntry(method: request.method, target: request.target,
                                  fields: redaction.apply(request.headers.fields), bodySize: request.body.count,
@@ -202,6 +226,7 @@ final class RequestHandler: HTTPResponder {
         if let session = selection?.session ?? request.headers[MockHeader.session], !session.isEmpty {
             entry.session = String(session.prefix(ScenarioStore.maximumIDLength))
         }
+        if delayMs > 0 { entry.delayMs = delayMs }
         if let selection {
             entry.selection = selection.reason
             if let step = selection.step {

@@ -1,0 +1,58 @@
+/// How long a response waits before it is sent, drawn per request: fixed, uniform between two values,
+/// or log-normal by its median and sigma (as WireMock's `lognormal` delay: most requests near the median,
+/// a long tail of slow ones). Milliseconds throughout.
+package enum Latency: Sendable, Equatable {
+    case fixed(Int)
+    case uniform(Int, Int)
+    case lognormal(median: Double, sigma: Double)
+
+    /// The most any draw waits: a minute, like a scenario's `delayMs`.
+    package static let maximum = 60_000
+
+    /// Reads the form contracts and the command line share: `200`, `100-500`, `lognormal:80:0.5`.
+    package init?(text: String) {
+        if text.hasPrefix("lognormal:") {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 3, let median = Double(parts[1]), let sigma = Double(parts[2]),
+                  Self.isValid(median: median, sigma: sigma) else { return nil }
+            self = .lognormal(median: median, sigma: sigma)
+            return
+        }
+        let bounds = text.split(separator: "-", omittingEmptySubsequences: false).compactMap { Int($0) }
+        guard bounds.count == text.split(separator: "-", omittingEmptySubsequences: false).count,
+              bounds.allSatisfy({ (0...Self.maximum).contains($0) }) else { return nil }
+        switch bounds.count {
+        case 1: self = .fixed(bounds[0])
+        case 2 where bounds[0] <= bounds[1]: self = .uniform(bounds[0], bounds[1])
+        default: return nil
+        }
+    }
+
+    static func isValid(median: Double, sigma: Double) -> Bool {
+        median > 0 && median <= Double(maximum) && sigma >= 0 && sigma <= 5
+    }
+
+}
+
+/// A budget of requests per window for an endpoint: past it the server answers 429 with `Retry-After`
+/// and the `RateLimit`/`X-RateLimit-*` headers, until the window ends.
+package struct RateLimit: Sendable, Equatable {
+    package enum Scope: String, Sendable, CaseIterable {
+        /// Each `X-Mock-Session` (and the default one) has its own budget.
+        case session
+        /// One budget for every client.
+        case global
+    }
+
+    package enum RetryAfterForm: String, Sendable, CaseIterable {
+        /// `Retry-After: 12`.
+        case seconds
+        /// `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT`.
+        case date
+    }
+
+    package let limit: Int
+    package let windowSeconds: Int
+    package let scope: Scope
+    package let retryAfter: RetryAfterForm
+}
