@@ -57,8 +57,8 @@ public final class MockServer: Sendable {
         public var headerTimeout = 10.0
         public var bodyTimeout = 30.0
         public var idleTimeout = 60.0
-        /// The most bytes of events that may wait for a slow `GET /__mock/events` reader before the server
-        /// drops it (it reconnects and resumes from the journal).
+        /// Bounds what one `GET /__mock/events` reader is written at once: half of it for the backlog of a
+        /// reconnecting reader, an eighth per turn after that (ten turns a second at most).
         var eventQueueLimit = 1 << 20
         /// Seconds a named session (`X-Mock-Session`) may go unused before it is dropped with its state.
         public var sessionIdleTimeout = 600.0

@@ -37,20 +37,36 @@ final class RequestHandler: HTTPResponder {
     }
 
     func reject(_ status: HTTPStatus, reason: String) -> Reply {
-        journal.append(JournalEntry(method: "-", target: "-", fields: [], bodySize: 0, endpoint: nil, scenario: nil,
-                                    status: status.code, fault: nil, violations: [], reason: reason))
-        return .respond(ServerJSON.error(status, reason), note: .init(reason: reason))
+        let entry = JournalEntry(method: "-", target: "-", fields: [], bodySize: 0, endpoint: nil, scenario: nil,
+                                 status: status.code, fault: nil, violations: [], reason: reason)
+        return journaled(.respond(ServerJSON.error(status, reason)), entry)
     }
 
     func didSend(_ reply: Reply, for request: HTTPRequest, bytes: Int, started: UInt64?) {
         log.write(request: request, reply: reply, bytes: bytes, started: started)
+        guard let sequence = reply.note.sequence else { return }
+        var head: [UInt8] = []
+        var length: Int?
+        switch reply.action {
+        case .respond(let response):
+            head = response.head
+            if !response.status.forbidsBody { length = response.body.count }
+        case .transport(.truncate(let response, let announced)):
+            head = response.head
+            length = announced
+        case .transport, .stream:
+            break
+        }
+        let duration = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
+        journal.complete(sequence, responseHead: head, responseLength: length, bytesSent: bytes,
+                         durationNanoseconds: duration)
     }
 
     /// Journals `entry` (on arrival, so a request is visible while its reply is still delayed or held)
     /// and returns `reply`, which carries the entry's reason for the access log.
     private func journaled(_ reply: consuming Reply, _ entry: consuming JournalEntry) -> Reply {
         reply.note.reason = entry.reason
-        journal.append(entry)
+        reply.note.sequence = journal.append(entry)
         return reply
     }
 
