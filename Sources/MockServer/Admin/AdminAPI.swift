@@ -20,6 +20,8 @@ struct AdminAPI: Sendable {
     /// The most bytes of events a `GET /__mock/events` reader gets in its first turn (half of it) and later
     /// ones (an eighth).
     let eventQueueLimit: Int
+    /// What `GET /__mock/health` tells of the server besides its contracts.
+    let facts: ServerFacts
 
     /// The routes and the methods each takes, for 405s and the 404's list.
     private static let routes: [(path: String, methods: String)] = [
@@ -121,6 +123,8 @@ struct AdminAPI: Sendable {
         let states: [String]?
         let state: String?
         let endpoints: [EndpointListing]
+        /// The ids of the resources the contract declares (`GET /__mock/resources/{id}` lists their items).
+        let resources: [String]?
     }
 
     private func listing(_ serving: ServingSet, session: String) -> [DomainListing] {
@@ -133,7 +137,8 @@ struct AdminAPI: Sendable {
                     return EndpointListing(id: route.id, method: route.method, path: route.path.description,
                                            scenarios: route.plays.map(\.name), active: selection.chosen.name,
                                            activeBecause: selection.reason.rawValue)
-                })
+                },
+                resources: contract.resources.isEmpty ? nil : contract.resources.map(\.id))
         }
     }
 

@@ -113,6 +113,9 @@ public final class Journal: Sendable {
         }
     }
 
+    /// The sequence number of the last entry recorded (0 before the first).
+    var lastSequence: Int { ring.withValue { $0.nextSequence - 1 } }
+
     /// How many event streams are open.
     var subscriberCount: Int {
         ring.withValue { ring in

@@ -12,6 +12,7 @@ final class RequestHandler: HTTPResponder {
     private let resources: ResourceResponder
     let journal: Journal
     private let admin: AdminAPI
+    let facts: ServerFacts
     private let adminAccess: AdminAccess
     private let redaction: HeaderRedaction
     private let bodyRedaction: BodyRedaction
@@ -32,8 +33,10 @@ final class RequestHandler: HTTPResponder {
         bodies = ResponseBodies(fixtures: fixtures)
         resources = ResourceResponder(store: store)
         journal = Journal(capacity: configuration.journalCapacity)
+        facts = ServerFacts(contractsDirectory: configuration.contractsDirectory,
+                            fixturesDirectory: configuration.fixturesDirectory)
         admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, resources: store, journal: journal,
-                         eventQueueLimit: configuration.eventQueueLimit)
+                         eventQueueLimit: configuration.eventQueueLimit, facts: facts)
     }
 
     func reject(_ status: HTTPStatus, reason: String) -> Reply {
@@ -85,8 +88,13 @@ final class RequestHandler: HTTPResponder {
                              entry(request, status: 400, violations: ["malformed percent-escape in path"]))
         }
         if segments.first == AdminAPI.prefix {
-            if let refusal = adminAccess.refusal(of: request, fromLoopback: fromLoopback) { return .respond(refusal) }
-            return admin.handle(request, segments: Array(segments.dropFirst()))
+            let rest = Array(segments.dropFirst())
+            // The dashboard's files hold no secret: the same Host and Origin checks, but no token.
+            let page = Dashboard.serves(rest)
+            if let refusal = adminAccess.refusal(of: request, fromLoopback: fromLoopback, requiringToken: !page) {
+                return .respond(refusal)
+            }
+            return page ? Dashboard.reply(to: request, segments: rest) : admin.handle(request, segments: rest)
         }
 
         switch serving.router.match(method: request.method, segments: segments) {
