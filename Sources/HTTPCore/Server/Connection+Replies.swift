@@ -46,7 +46,9 @@ extension Connection {
                 return watch(.read)
             }
             pullScheduled = false
-            nextPull = now + body.interval
+            // On a grid of the interval, not counted from now: every reader of a busy producer takes its turn
+            // at the same moment, so they are sent the same newest part (which the journal encodes once).
+            nextPull = body.interval == 0 ? now : (now / body.interval + 1) * body.interval
         }
         switch body.take(waker: .init(loop: loop, fd: fd)) {
         case .nothing:

@@ -18,7 +18,7 @@ struct AdminAPI: Sendable {
     let resources: ResourceStore
     let journal: Journal
     /// The most bytes of events a `GET /__mock/events` reader gets in its first turn (half of it) and later
-    /// ones (an eighth).
+    /// ones (a thirty-second).
     let eventQueueLimit: Int
     /// What `GET /__mock/health` tells of the server besides its contracts.
     let facts: ServerFacts

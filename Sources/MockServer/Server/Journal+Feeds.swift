@@ -25,9 +25,10 @@ extension Journal {
     /// The least time between two writes to one reader: 100 ms, so that a busy server writes each
     /// reader ten times a second at most, whatever the request rate.
     static let eventInterval: UInt64 = 100_000_000
-    /// A reader gets at most its stream's limit divided by this per turn once it caught up (128 KiB for
-    /// the default 1 MiB, some 300 events: 1.25 MiB of events a second); the rest is counted as missed.
-    static let liveShare = 8
+    /// A reader gets at most its stream's limit divided by this per turn once it caught up (32 KiB for the
+    /// default 1 MiB, some 80 events: 800 a second, more than a page can show); the rest is counted as
+    /// missed. A reader of a server under load costs its connection 320 KiB of writes a second at most.
+    static let liveShare = 32
     /// Sequences of unfinished entries a feed remembers.
     private static let unfinishedLimit = 256
 

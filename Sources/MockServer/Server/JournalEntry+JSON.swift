@@ -46,7 +46,7 @@ extension JournalEntry {
         if let reason { writer.key("reason"); writer.string(reason) }
         if durationMicroseconds != nil {
             writer.key("responseHeaders")
-            writer.pairs(responseHeaders.map { ($0.first ?? "", $0.last ?? "") })
+            writer.responseHeaders(head: responseHead, length: responseLength)
         }
         if let scenario { writer.key("scenario"); writer.string(scenario) }
         if let scenarioSequence { writer.key("scenarioSequence"); writer.string(scenarioSequence) }
@@ -113,9 +113,45 @@ private struct JSONObjectWriter {
         out.append(UInt8(ascii: "]"))
     }
 
-    mutating func string(_ text: String) {
+    /// The header fields of a prepared response head (after its status line) as `[name, value]` pairs, and
+    /// the announced length, written from the bytes without making strings.
+    mutating func responseHeaders(head: [UInt8], length: Int?) {
+        out.append(UInt8(ascii: "["))
+        var first = true
+        var lineStart = head.firstIndex(of: 10).map { $0 + 1 } ?? head.endIndex
+        while lineStart < head.endIndex {
+            let lineEnd = head[lineStart...].firstIndex(of: 10) ?? head.endIndex
+            var end = lineEnd
+            if end > lineStart, head[end - 1] == 13 { end -= 1 }
+            if let colon = head[lineStart..<end].firstIndex(of: UInt8(ascii: ":")) {
+                var valueStart = colon + 1
+                if valueStart < end, head[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out.append(UInt8(ascii: "["))
+                bytes(head[lineStart..<colon])
+                out.append(UInt8(ascii: ","))
+                bytes(head[valueStart..<end])
+                out.append(UInt8(ascii: "]"))
+            }
+            lineStart = lineEnd + 1
+        }
+        if let length {
+            if !first { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: Array(#"["Content-Length","#.utf8))
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: String(length).utf8)
+            out.append(contentsOf: Array("\"]".utf8))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    mutating func string(_ text: String) { bytes(text.utf8) }
+
+    /// UTF-8 `text` as a JSON string.
+    mutating func bytes(_ text: some Sequence<UInt8>) {
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        for byte in text {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [92, UInt8(ascii: "\"")])
             case 92: out.append(contentsOf: [92, 92])

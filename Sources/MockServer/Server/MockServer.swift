@@ -58,7 +58,7 @@ public final class MockServer: Sendable {
         public var bodyTimeout = 30.0
         public var idleTimeout = 60.0
         /// Bounds what one `GET /__mock/events` reader is written at once: half of it for the backlog of a
-        /// reconnecting reader, an eighth per turn after that (ten turns a second at most).
+        /// reconnecting reader, a thirty-second per turn after that (ten turns a second at most).
         var eventQueueLimit = 1 << 20
         /// Seconds a named session (`X-Mock-Session`) may go unused before it is dropped with its state.
         public var sessionIdleTimeout = 600.0

@@ -32,11 +32,12 @@ struct EventStreamTests {
         try await withServer { server in
             let reader = try EventStreamReader(port: server.port)
             let client = try RawClient(port: server.port)
-            // Pipelined, so the events are produced much faster than the reader takes them.
-            client.send(String(repeating: "GET /healthChecker HTTP/1.1\r\nHost: a\r\n\r\n", count: 200))
-            for _ in 0..<200 { #expect(try client.readResponse().status == 200) }
+            // Pipelined, so the events are produced much faster than the reader takes them (as many as one turn
+            // carries: a larger burst is summarized by a missed event).
+            client.send(String(repeating: "GET /healthChecker HTTP/1.1\r\nHost: a\r\n\r\n", count: 80))
+            for _ in 0..<80 { #expect(try client.readResponse().status == 200) }
             var ids: [Int?] = []
-            for _ in 0..<200 {
+            for _ in 0..<80 {
                 ids.append(try reader.next().id)
                 usleep(2_000)
             }

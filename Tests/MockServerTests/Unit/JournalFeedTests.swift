@@ -41,7 +41,7 @@ struct JournalFeedTests {
         #expect(text.contains("id: 50\n"))
     }
 
-    /// Once caught up, a turn writes at most an eighth of the limit: a flood of requests costs a reader's
+    /// Once caught up, a turn writes at most a thirty-second of the limit: a flood of requests costs a reader's
     /// connection ten writes a second, not one per request.
     @Test func liveTurn_IsBounded_AndTheRestCountedAsMissed() {
         let journal = Journal(capacity: 100)
