@@ -264,6 +264,35 @@ def main():
             night.screenshot(path=os.path.join(SHOTS, "dashboard-scenarios-dark.png"))
             dark.close()
 
+        @check("a frozen tab (paused in the debugger) while 10,000 requests go by catches up when resumed")
+        def _():
+            import http.client
+            page.get_by_role("tab", name="Journal").click()
+            rss = lambda: int(re.search(r"VmRSS:\s+(\d+)", open("/proc/%d/status" % server.process.pid).read()).group(1))
+            before = rss()
+            debugger = context.new_cdp_session(page)
+            debugger.send("Debugger.enable")
+            debugger.send("Debugger.pause")
+            client = http.client.HTTPConnection("127.0.0.1", server.port)
+            sent = time.monotonic()
+            for index in range(10_000):
+                client.request("GET", "/healthChecker", headers={"X-Mock-Session": "frozen-last"} if index == 9_999 else {})
+                response = client.getresponse()
+                response.read()
+                assert response.status == 200
+            took = time.monotonic() - sent
+            during = rss()
+            debugger.send("Debugger.resume")
+            resumed = time.monotonic()
+            page.wait_for_selector('#rows tr:has(td:text-is("frozen-last"))', timeout=10000)
+            caught_up = time.monotonic() - resumed
+            missed = page.evaluate("document.body.dataset.missed || '0'")
+            print("     10,000 requests in %.1f s while the tab was paused; server RSS %.1f -> %.1f MiB; caught up %.1f s "
+                  "after resuming; missed events counted by the page: %s"
+                  % (took, before / 1024, during / 1024, caught_up, missed), flush=True)
+            debugger.detach()
+            assert not problems, problems
+
         @check("a contract broken on disk shows its problem on the page")
         def _():
             page.get_by_role("tab", name="Server").click()

@@ -686,6 +686,7 @@
   }
 
   let retry = 1000;
+  let missedTotal = 0;
   function dispatch(block) {
     let name = 'message', id = null;
     const data = [];
@@ -705,7 +706,12 @@
     let payload;
     try { payload = JSON.parse(data.join('\n')); } catch (e) { return; }
     if (name === 'request' || name === 'update') upsert(payload, false);
-    else if (name === 'missed') refetchJournal();
+    else if (name === 'missed') {
+      missedTotal += Number(payload.count) || 0;
+      document.body.dataset.missed = String(missedTotal);
+      toast(`${payload.count} events did not reach this page while it was not reading; fetching the journal again.`);
+      refetchJournal();
+    }
     else if (name === 'clear') clearRows();
   }
 
