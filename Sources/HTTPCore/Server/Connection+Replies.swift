@@ -59,8 +59,10 @@ extension Connection {
             // A stream that was quiet for long is active again: its write timeout counts from now.
             lastActivity = POSIX.monotonicNanoseconds()
             write()
-            // A source that had something may have more by the next turn: ask again then, woken or not.
+            // A source that had something may have more by the next turn: ask again then, woken or not (at
+            // once when the stream is ending).
             if body.isPulled, isOpen, outbound.isEmpty {
+                guard body.isOpen else { return pullStream() }
                 pullScheduled = true
                 schedule(at: nextPull)
             }

@@ -16,6 +16,8 @@ package final class ReplyStream: Sendable {
         var dropped = false
         /// The source has something new since the connection last asked it.
         var notified = false
+        /// A finished stream with a source asks it once more, for what it had not been asked for yet.
+        var askedLast = false
         var waker: Waker?
     }
 
@@ -124,10 +126,11 @@ package final class ReplyStream: Sendable {
                     state.waker = waker
                     return .chunks(chunks)
                 }
-                if state.finished {
+                if state.finished && (source == nil || state.askedLast) {
                     state.waker = nil
                     return .finished
                 }
+                if state.finished { state.askedLast = true }
                 guard source != nil else {
                     state.waker = waker
                     return .nothing

@@ -67,6 +67,15 @@ struct ReplyStreamTests {
         guard case .finished = stream.take(waker: nil) else { Issue.record("expected the finish"); return }
     }
 
+    /// What the source has when the stream ends (the server stops) is still sent, before the end.
+    @Test func finishedStream_AsksItsSourceOnceMore() {
+        let stream = ReplyStream(source: ScriptedSource(["last"]), limit: 100, interval: 1_000)
+        stream.finish()
+        guard case .chunks(let chunks) = stream.take(waker: nil) else { Issue.record("no last chunk"); return }
+        #expect(chunks == [Array("last".utf8)])
+        guard case .finished = stream.take(waker: nil) else { Issue.record("expected the finish"); return }
+    }
+
     @Test func noticeWhileTheSourceIsAsked_MakesTheStreamAskAgain() {
         let source = ScriptedSource(["", "late"])
         let stream = ReplyStream(source: source, limit: 100, interval: 1_000)
