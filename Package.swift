@@ -25,7 +25,11 @@ let package = Package(
         // The HTTP server: platform calls, readiness backends, parser, connections, streams. Knows nothing of contracts.
         .target(name: "HTTPCore", dependencies: ["CSystemShims"], swiftSettings: strict),
         // The mock layer on top: routing, scenarios, validation, fixtures, journal, admin API.
-        .target(name: "MockServer", dependencies: ["HTTPCore", "ContractModel"], swiftSettings: strict),
+        // The dashboard's files are compiled in (`PackageResources`): no bundle to find at run time.
+        .target(name: "MockServer", dependencies: ["HTTPCore", "ContractModel"],
+                resources: [.embedInCode("Admin/Dashboard/dashboard.html"), .embedInCode("Admin/Dashboard/dashboard.css"),
+                            .embedInCode("Admin/Dashboard/dashboard.js")],
+                swiftSettings: strict),
         .target(name: "ContractDispatcher", dependencies: ["Networking", "MockServer", "HTTPCore"], swiftSettings: strict),
         .executableTarget(name: "mock-server", dependencies: ["MockServer", "HTTPCore", "ContractModel"],
                           swiftSettings: strict),

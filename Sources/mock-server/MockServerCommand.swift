@@ -6,7 +6,7 @@ import MockServer
 /// MockServer library.
 @main
 enum MockServerCommand {
-    static let version = "mock-server 0.1.0"
+    static let version = "mock-server \(MockServer.version)"
 
     static func main() {
         let options: CommandLineOptions
@@ -104,6 +104,7 @@ enum MockServerCommand {
             fail("cannot listen on \(server.address): \(error)", code: 1)
         }
         if server.isExposed { emit(exposureWarning(server), toStandardError: true) }
+        output.note("dashboard: \(server.dashboardURL)")
         let loops = configuration.threads == 1 ? "1 event loop" : "\(configuration.threads) event loops"
         output.note("\(loops) (\(server.ioBackend)), up to \(descriptors.map(String.init) ?? "an unknown number of") open descriptors")
         output.note(EndpointTable.startUp(server.contracts, serverScenario: configuration.scenario))
@@ -147,9 +148,12 @@ enum MockServerCommand {
         let port = server.port
         let urls = server.networkAddresses.map { "http://" + SocketError.display(host: $0, port: port) }
         let reach = urls.isEmpty ? "devices on your networks" : "devices on your networks (" + urls.joined(separator: ", ") + ")"
-        let token = server.adminToken.map { "the admin API needs the header X-Mock-Admin-Token: \($0) from them" }
-            ?? "the admin API answers loopback only"
-        return "warning: \(reach) can reach the mock endpoints; \(token)"
+        guard let token = server.adminToken else {
+            return "warning: \(reach) can reach the mock endpoints; the admin API answers loopback only"
+        }
+        let dashboards = server.networkAddresses.map { server.dashboardURL(networkAddress: $0) }
+        return "warning: \(reach) can reach the mock endpoints; the admin API needs the header X-Mock-Admin-Token: "
+            + "\(token) from them" + (dashboards.isEmpty ? "" : "; their dashboard: " + dashboards.joined(separator: ", "))
     }
 
     /// SIGINT, SIGTERM and SIGQUIT stop accepting, let in-flight responses finish, and exit 0. SIGHUP

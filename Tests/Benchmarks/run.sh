@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: the release-built mock-server against nginx serving the same fixture, side by side.
 # Not part of `swift test` or CI.
-# Usage: [BASELINE=<git revision>] [ONLY=endpoints|fixtures] Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
+# Usage: [BASELINE=<git revision>] [ONLY=endpoints|fixtures|resources|dashboards] Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
 # With BASELINE, that revision is built the same way and measured in the same run, interleaved, for
 # before/after figures (columns "before" and "after/before").
 # Prints one table (req/s and p99 per concurrency, ratio ours/nginx), start-up time, RSS, and a
@@ -10,6 +10,9 @@
 # Then start-up on large fixtures: one of 50 MB, and 2,000 files; ONLY=fixtures runs that alone.
 # Last, a resource's item from the store against a static fixture of the same bytes, and POST
 # throughput; ONLY=resources runs that alone.
+# ONLY=dashboards (not part of a full run): the mock path's req/s with 10 readers of the live journal
+# (GET /__mock/events, as 10 dashboards) against none, interleaved; then one reader that stops reading
+# while 10,000 requests go by: the server's RSS, and what the reader gets when it reads again.
 # The table serves a static fixture from a contract of its own; a templated copy of the same fixture
 # (its page_no, items_per_page and limit filled in from the query, the same bytes once rendered) is
 # measured against it in the same run ("templated/static").
@@ -22,8 +25,8 @@ WORK=$(mktemp -d)
 PIDS=()
 BASELINE=${BASELINE:-}
 ONLY=${ONLY:-}
-[ -z "$ONLY" ] || [ "$ONLY" = endpoints ] || [ "$ONLY" = fixtures ] || [ "$ONLY" = resources ] || {
-    echo "ONLY=$ONLY: the sections that run alone are 'endpoints', 'fixtures' and 'resources'" >&2; exit 2; }
+[ -z "$ONLY" ] || [ "$ONLY" = endpoints ] || [ "$ONLY" = fixtures ] || [ "$ONLY" = resources ] || [ "$ONLY" = dashboards ] || {
+    echo "ONLY=$ONLY: the sections that run alone are 'endpoints', 'fixtures', 'resources' and 'dashboards'" >&2; exit 2; }
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
@@ -240,6 +243,149 @@ LUA
     echo "target: GET /items/{id} >= 0.7x the static fixture"
 }
 
+# --- dashboards: the mock path with 10 live-journal readers against none; a reader that stops reading --
+dashboards() {
+    local port=18188 readers=10 path="/bench/list" dir="$WORK/dashboards"
+    # The products page served statically from a contract of its own, as in the table.
+    mkdir -p "$dir/Contracts" "$dir/Fixtures"
+    cp "$ROOT/Fixtures/products/list.json" "$dir/Fixtures/list.json"
+    echo '{"domain": "bench", "endpoints": [{"id": "list", "method": "GET", "path": "/bench/list",
+      "scenarios": [{"name": "success", "status": 200, "body": "list.json", "expect": "success"}]}]}' >"$dir/Contracts/bench.json"
+    local servers=("$BIN") labels=(ours) ports=($port)
+    if [ -n "$BASELINE" ]; then servers+=("$BASE_BIN"); labels+=("$BASELINE"); ports+=($((port + 1))); fi
+    local pids=()
+    for i in "${!servers[@]}"; do
+        $SERVER_CPU "${servers[$i]}" --port "${ports[$i]}" --log off --threads 1 --contracts "$dir/Contracts" \
+            --fixtures "$dir/Fixtures" >"$WORK/dashboards-$i.log" 2>&1 &
+        pids+=($!)
+        PIDS+=($!)
+        for _ in $(seq 1 250); do curl -sf -o /dev/null "http://127.0.0.1:${ports[$i]}$path" && break; sleep 0.02; done
+    done
+    ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+    rps() { # port -> "req/s server-CPU-µs-per-request" (CPU time is steadier than req/s on a shared host)
+        local pid=${pids[0]} before after out
+        [ "$1" = "${ports[0]}" ] || pid=${pids[1]}
+        before=$(ticks "$pid")
+        out=$($CLIENT_CPU wrk -t1 -c16 -d"${DURATION}s" "http://127.0.0.1:$1$path")
+        after=$(ticks "$pid")
+        awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" '/requests in/ {n = $1} /Requests\/sec/ {r = $2}
+            END {printf "%.0f %.2f", r, t * 1000000 / hz / n}' <<<"$out"
+    }
+    with_readers() { # port run -> req/s with $readers readers of /__mock/events (one python process, on the client's core)
+        $CLIENT_CPU python3 - "$1" "$readers" "$WORK/readers-$1-$2.txt" <<'PY' &
+import re, select, signal, socket, sys
+port, count, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
+for s in sockets:
+    s.sendall(b"GET /__mock/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+events = missed = 0
+tails = {s: b"" for s in sockets}
+def stop(*_):
+    open(out, "w").write("%d %d\n" % (events, missed))
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+while True:
+    for s in select.select(sockets, [], [])[0]:
+        data = s.recv(262144)
+        if not data:
+            sockets.remove(s)
+            continue
+        # Whole events only (they end in a blank line); the rest waits for the next read.
+        text = tails[s] + data
+        cut = text.rfind(b"\n\n") + 2
+        events += text[:cut].count(b"event: request")
+        missed += sum(int(n) for n in re.findall(rb'event: missed\ndata: \{"count":(\d+)', text[:cut]))
+        tails[s] = text[cut:]
+PY
+        local reader=$!
+        sleep 0.5
+        rps "$1"
+        kill "$reader" 2>/dev/null || true; wait "$reader" 2>/dev/null || true
+    }
+    declare -A none=() with=() none_cpu=() with_cpu=()
+    local run value cpu
+    for run in 1 2 3; do
+        for i in "${!servers[@]}"; do
+            read -r value cpu <<<"$(rps "${ports[$i]}")"
+            [ "$value" -gt "${none[$i]:-0}" ] && none[$i]=$value
+            awk -v a="$cpu" -v b="${none_cpu[$i]:-1e9}" 'BEGIN { exit !(a < b) }' && none_cpu[$i]=$cpu
+            read -r value cpu <<<"$(with_readers "${ports[$i]}" $run)"
+            [ "$value" -gt "${with[$i]:-0}" ] && with[$i]=$value
+            awk -v a="$cpu" -v b="${with_cpu[$i]:-1e9}" 'BEGIN { exit !(a < b) }' && with_cpu[$i]=$cpu
+        done
+    done
+    echo
+    echo "live journal readers: GET $path, wrk -t1 -c16, ${DURATION}s per run, best of three, interleaved; $readers readers of /__mock/events or none"
+    printf '%-14s %14s %16s %10s %22s %10s %30s\n' server "no reader" "$readers readers" "with/none" \
+        "server CPU per request" "with/none" "events per reader, last run"
+    for i in "${!servers[@]}"; do
+        local events missed
+        read -r events missed <"$WORK/readers-${ports[$i]}-3.txt"
+        printf '%-14s %14s %16s %10s %22s %10s %30s\n' "${labels[$i]}" "${none[$i]} req/s" "${with[$i]} req/s" \
+            "$(awk -v a="${with[$i]}" -v b="${none[$i]}" 'BEGIN { printf "%.2fx", a / b }')" \
+            "${none_cpu[$i]} / ${with_cpu[$i]} us" \
+            "$(awk -v a="${none_cpu[$i]}" -v b="${with_cpu[$i]}" 'BEGIN { printf "%.2fx", a / b }')" \
+            "$((events / readers)) read, $((missed / readers)) missed"
+    done
+    echo "target: with/none >= 0.95 (req/s; CPU: requests per CPU second, with/none)"
+
+    # One reader that sends its request and then stops reading (a frozen tab), while 10,000 requests go by.
+    for i in "${!servers[@]}"; do
+        echo
+        echo "${labels[$i]}: a reader that stops reading while 10,000 requests go by"
+        python3 - "${ports[$i]}" "${pids[$i]}" "$path" <<'PY'
+import http.client, re, socket, sys, time
+port, pid, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+rss = lambda: int(re.search(r"VmRSS:\s+(\d+)", open("/proc/%s/status" % pid).read()).group(1)) / 1024
+stalled = socket.create_connection(("127.0.0.1", port))
+stalled.sendall(b"GET /__mock/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+time.sleep(0.3)
+before = rss()
+client = http.client.HTTPConnection("127.0.0.1", port)
+started = time.monotonic()
+for _ in range(10_000):
+    client.request("GET", path)
+    response = client.getresponse()
+    response.read()
+    assert response.status == 200, response.status
+took = time.monotonic() - started
+after = rss()
+print("  10,000 requests in %.2f s (%.0f req/s, one client, keep-alive) while the reader stalled" % (took, 10_000 / took))
+print("  server RSS: %.1f MiB before, %.1f MiB after" % (before, after))
+client.request("GET", "/__mock/journal?limit=1")
+last = client.getresponse().read().decode()
+last = int(re.search(r'"sequence":(\d+)', last).group(1))
+# Reads again, until the last request's event, for 20 s at most.
+stalled.settimeout(0.5)
+received, resumed, caught_up = b"", time.monotonic(), None
+while time.monotonic() - resumed < 20:
+    try:
+        chunk = stalled.recv(65536)
+    except socket.timeout:
+        continue
+    if not chunk:
+        print("  the server closed the stream"); break
+    received += chunk
+    if ("\nid: %d\n" % last).encode() in received:
+        caught_up = time.monotonic() - resumed
+        break
+print("  read again: the last request's event came %s" % ("after %.1f s" % caught_up if caught_up else "not within 20 s"))
+text = received.decode("utf-8", "replace")
+events = text.count("event: request")
+missed = sum(int(n) for n in re.findall(r'event: missed\r?\ndata: \{"count":(\d+)\}', text))
+ids = [int(n) for n in re.findall(r"\nid: (\d+)\n", text)]
+print("  on reading again: %d bytes, %d request events (ids %s..%s), missed events counting %d; %d accounted for"
+      % (len(received), events, ids[0] if ids else "-", ids[-1] if ids else "-", missed, events + missed))
+stalled.close()
+PY
+    done
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+}
+
+if [ "$ONLY" = dashboards ]; then
+    dashboards
+    exit 0
+fi
 if [ "$ONLY" = resources ]; then
     resources
     exit 0

@@ -55,8 +55,8 @@ struct ContractDispatcherTests {
         #expect(slow.value == "OK" && Date().timeIntervalSince(started) >= 0.8, "the scenario's 800 ms delay")
     }
 
-    /// A minute's delay, cancelled after 0.1 s: the task ends long before the minute (the bound is loose
-    /// because the whole suite shares two cores).
+    /// A minute's delay, cancelled after 0.1 s: the task ends long before the minute. The bound is loose:
+    /// the whole suite shares two cores, and its tests that block the pool once held this one 22 s.
     @Test func cancellingStopsTheDelay() async throws {
         let folder = try ScratchContracts(contracts: [("slow.json", #"""
             {"domain": "slow", "endpoints": [{"id": "slow", "method": "GET", "path": "/slow",
@@ -70,7 +70,7 @@ struct ContractDispatcherTests {
         try await Task.sleep(nanoseconds: 100_000_000)
         task.cancel()
         #expect(await task.value.transportKind == .cancelled)
-        #expect(Date().timeIntervalSince(started) < 20, "the minute's delay was not cut short")
+        #expect(Date().timeIntervalSince(started) < 45, "the minute's delay was not cut short")
     }
 
     /// The cart's store, in memory: a create/edit/delete walk per session, and the 412 of a stale ETag.

@@ -42,7 +42,7 @@ struct ExecutableEndpointListTests {
     }
 
     /// `lines` counts what the server prints after its first line, up to and including the admin API line.
-    @Test(arguments: [(40, 40 + 3), (41, 3), (1000, 3)])
+    @Test(arguments: [(40, 40 + 4), (41, 4), (1000, 4)])
     func startUp_PrintsTheTableUpTo40Endpoints_AndASummaryLineBeyond(endpoints: Int, lines: Int) async throws {
         // GIVEN
         let folder = try GeneratedContracts(endpoints: endpoints)
@@ -64,10 +64,11 @@ struct ExecutableEndpointListTests {
         // THEN
         #expect(firstLine.hasPrefix("listening on "))
         #expect(startUp.count == lines, "\(startUp)")
+        #expect(startUp[0].hasPrefix("dashboard: http://127.0.0.1:") && startUp[1].contains("event loop"))
         if endpoints > 40 {
-            #expect(startUp[1] == "\(endpoints) endpoints in 2 contracts; mock-server --list-endpoints prints them")
+            #expect(startUp[2] == "\(endpoints) endpoints in 2 contracts; mock-server --list-endpoints prints them")
         } else {
-            #expect(startUp[1].hasPrefix("DOMAIN") && startUp[endpoints + 1].contains("/items/{id}"))
+            #expect(startUp[2].hasPrefix("DOMAIN") && startUp[endpoints + 2].contains("/items/{id}"))
         }
         #expect(rest.split(separator: "\n") == ["stopped (SIGTERM)"])
     }

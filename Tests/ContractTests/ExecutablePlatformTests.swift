@@ -4,7 +4,7 @@ import Testing
 
 /// What the executable takes from the machine it runs on: processors, descriptors, the I/O backend.
 struct ExecutablePlatformTests {
-    /// The line after the listening line: "<n> event loop(s) (<backend>), up to <m> open descriptors".
+    /// The line after the listening and dashboard lines: "<n> event loop(s) (<backend>), up to <m> open descriptors".
     private func startLine(
         arguments: [String] = [],
         wrapper: [String] = [],
@@ -17,7 +17,9 @@ struct ExecutablePlatformTests {
             process.waitUntilExit()
             withExtendedLifetime(output) {}
         }
-        return try ExecutableTests.readLine(from: output.fileHandleForReading)
+        var line = try ExecutableTests.readLine(from: output.fileHandleForReading)
+        if line.hasPrefix("dashboard: ") { line = try ExecutableTests.readLine(from: output.fileHandleForReading) }
+        return line
     }
 
     #if os(Linux)

@@ -32,19 +32,40 @@ extension Connection {
         }
     }
 
-    /// Writes what the stream has produced; with nothing produced, waits to be woken by the next send.
+    /// Writes what the stream has produced, as one chunk; with nothing produced, waits to be woken by the
+    /// next send. A stream with a source is asked at most once per its interval: sooner, the connection's
+    /// timer asks it when the interval is up.
     func pullStream() {
         guard case .streaming = phase, let (body, chunked) = stream, outbound.isEmpty else { return }
+        if body.isPulled {
+            let now = POSIX.monotonicNanoseconds()
+            // A finished or dropped stream is answered at once.
+            if now < nextPull && body.isOpen {
+                pullScheduled = true
+                schedule(at: nextPull)
+                return watch(.read)
+            }
+            pullScheduled = false
+            // On a grid of the interval, not counted from now: every reader of a busy producer takes its turn
+            // at the same moment, so they are sent the same newest part (which the journal encodes once).
+            nextPull = body.interval == 0 ? now : (now / body.interval + 1) * body.interval
+        }
         switch body.take(waker: .init(loop: loop, fd: fd)) {
         case .nothing:
             watch(.read)
         case .chunks(let chunks):
-            for chunk in chunks {
-                for buffer in WirePlan.chunk(chunk, chunked: chunked) { outbound.enqueue(buffer) }
-            }
+            // One buffer per turn, whatever the number of parts: one write for a batch of events.
+            outbound.enqueue(WirePlan.chunk(joining: chunks, chunked: chunked))
             // A stream that was quiet for long is active again: its write timeout counts from now.
             lastActivity = POSIX.monotonicNanoseconds()
             write()
+            // A source that had something may have more by the next turn: ask again then, woken or not (at
+            // once when the stream is ending).
+            if body.isPulled, isOpen, outbound.isEmpty {
+                guard body.isOpen else { return pullStream() }
+                pullScheduled = true
+                schedule(at: nextPull)
+            }
         case .finished:
             stream = nil
             phase = .active

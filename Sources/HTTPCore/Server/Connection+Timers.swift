@@ -11,6 +11,9 @@ extension Connection {
             watch(outbound.isEmpty ? .read : .readWrite)
             perform(reply, for: request, started: started)
             if isOpen, case .active = phase { process() }
+        case .streaming where outbound.isEmpty && pullScheduled:
+            // A paced stream's interval is up.
+            pullStream()
         case .holding, .lingering, .streaming:
             return close()
         case .active:
@@ -29,7 +32,8 @@ extension Connection {
         case .delayed(let until), .holding(let until), .lingering(let until):
             return until
         case .streaming:
-            return outbound.isEmpty ? .max : lastActivity + settings.writeTimeout
+            guard outbound.isEmpty else { return lastActivity + settings.writeTimeout }
+            return pullScheduled ? nextPull : .max
         case .active:
             if !outbound.isEmpty { return lastActivity + settings.writeTimeout }
             if let started = requestStarted {

@@ -26,6 +26,9 @@ final class Connection {
     /// The reply a delayed connection carries out when its deadline comes.
     var delayed: (reply: Reply, request: HTTPRequest, started: UInt64)?
     var stream: (body: ReplyStream, chunked: Bool)?
+    /// For a stream with a source: when it may next be asked, and whether the timer is set for then.
+    var nextPull: UInt64 = 0
+    var pullScheduled = false
     /// The readiness the poller reports for this socket; changed only when it differs.
     var interest = Interest.read
     // The parser and the buffers are touched on every request, only by the owning loop's thread, and

@@ -47,11 +47,13 @@ package struct Reply: Sendable {
         }
     }
 
-    /// Words for the access log: what answered, the transport action's name, and why.
+    /// Words for the access log: what answered, the transport action's name, and why; and the
+    /// responder's own number for the request, handed back with the reply in ``HTTPResponder/didSend``.
     package struct Note: Sendable {
         package var source: String?
         package var outcome: String?
         package var reason: String?
+        package var sequence: Int?
 
         package init(source: String? = nil, outcome: String? = nil, reason: String? = nil) {
             self.source = source

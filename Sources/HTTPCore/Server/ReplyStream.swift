@@ -1,6 +1,12 @@
-/// A response body produced after its head: any thread sends chunks, the connection's event loop
-/// writes them. The queue is bounded: a consumer that reads slower than the producer sends is dropped
-/// (its connection closed) once ``limit`` bytes wait, so a stalled reader never costs more than that.
+/// A response body produced after its head, in one of two ways, which may be combined:
+///
+/// - pushed: any thread ``send(_:)``s chunks, the connection's event loop writes them. The queue is
+///   bounded: a consumer that reads slower than the producer sends is dropped (its connection closed)
+///   once ``limit`` bytes wait, so a stalled reader never costs more than that.
+/// - pulled from a ``ReplyStreamSource``: the connection asks the source for the next bytes only when
+///   its socket has taken everything before them, at most once per ``interval``. A producer that has
+///   something new calls ``notify()``. Nothing waits in memory for a reader that stopped reading: the
+///   source decides what it has missed once it reads again.
 package final class ReplyStream: Sendable {
     private struct State {
         var chunks: [[UInt8]] = []
@@ -8,6 +14,10 @@ package final class ReplyStream: Sendable {
         var finished = false
         /// The consumer is gone, or fell too far behind: sends are refused.
         var dropped = false
+        /// The source has something new since the connection last asked it.
+        var notified = false
+        /// A finished stream with a source asks it once more, for what it had not been asked for yet.
+        var askedLast = false
         var waker: Waker?
     }
 
@@ -17,12 +27,27 @@ package final class ReplyStream: Sendable {
         let fd: Int32
     }
 
-    /// The most bytes that may wait unwritten before the consumer is dropped.
+    /// The most bytes that may wait unwritten before the consumer is dropped; for a source, the most it is
+    /// asked for at once.
     package let limit: Int
+    /// The least time between two pulls from ``source``, in nanoseconds: a busy producer's output is
+    /// written in batches, with one system call per batch instead of one per event.
+    package let interval: UInt64
+    private let source: (any ReplyStreamSource)?
     private let state = Locked(State())
 
     package init(limit: Int = 1 << 20) {
         self.limit = limit
+        interval = 0
+        source = nil
+    }
+
+    /// A stream whose body `source` produces on demand, in parts of at most `limit` bytes, at most once
+    /// per `interval` nanoseconds.
+    package init(source: any ReplyStreamSource, limit: Int, interval: UInt64) {
+        self.limit = limit
+        self.interval = interval
+        self.source = source
     }
 
     /// Queues `bytes` as the next part of the body.
@@ -45,6 +70,20 @@ package final class ReplyStream: Sendable {
         }
         waker.map { $0.loop.streamReady(fd: $0.fd) }
         return accepted
+    }
+
+    /// Tells a stream with a source that the source has something new: the connection asks for it as soon
+    /// as its socket and ``interval`` allow.
+    /// - Returns: `false` when the consumer is gone: forget the stream.
+    @discardableResult
+    package func notify() -> Bool {
+        let (open, waker) = state.withValue { state -> (Bool, Waker?) in
+            guard !state.dropped, !state.finished else { return (false, nil) }
+            state.notified = true
+            return (true, state.waker.take())
+        }
+        waker.map { $0.loop.streamReady(fd: $0.fd) }
+        return open
     }
 
     /// Ends the body once the queued chunks are written.
@@ -70,30 +109,53 @@ package final class ReplyStream: Sendable {
         case nothing
     }
 
-    /// Takes what is queued, and remembers `waker` for the next send into the emptied queue. Once the
-    /// stream is over (finished and drained, or dropped) it forgets any waker: a waker holds its loop,
-    /// and a producer such as the journal may hold the stream long after.
+    /// Takes what is queued, else what the source has, and remembers `waker` for the next send or notice
+    /// when there is nothing. Once the stream is over (finished and drained, or dropped) it forgets any
+    /// waker: a waker holds its loop, and a producer such as the journal may hold the stream long after.
     func take(waker: Waker?) -> Pending {
-        state.withValue { state in
-            if state.dropped {
-                state.waker = nil
-                return .dropped
+        while true {
+            let pending = state.withValue { state -> Pending? in
+                if state.dropped {
+                    state.waker = nil
+                    return .dropped
+                }
+                if !state.chunks.isEmpty {
+                    let chunks = state.chunks
+                    state.chunks = []
+                    state.bytes = 0
+                    state.waker = waker
+                    return .chunks(chunks)
+                }
+                if state.finished && (source == nil || state.askedLast) {
+                    state.waker = nil
+                    return .finished
+                }
+                if state.finished { state.askedLast = true }
+                guard source != nil else {
+                    state.waker = waker
+                    return .nothing
+                }
+                // Asked below, outside the lock (the source takes its own); a notice meanwhile is seen next turn.
+                state.notified = false
+                return nil
             }
-            state.waker = waker
-            if !state.chunks.isEmpty {
-                let chunks = state.chunks
-                state.chunks = []
-                state.bytes = 0
-                return .chunks(chunks)
+            if let pending { return pending }
+            let produced = source?.next(maxBytes: limit) ?? []
+            if !produced.isEmpty { return .chunks([produced]) }
+            let waiting = state.withValue { state -> Bool in
+                guard !state.notified, !state.dropped, !state.finished else { return false }
+                state.waker = waker
+                return true
             }
-            guard state.finished else { return .nothing }
-            state.waker = nil
-            return .finished
+            if waiting { return .nothing }
         }
     }
 
     /// Whether a waker is remembered (for tests: an ended stream must hold none).
     var holdsWaker: Bool { state.withValue { $0.waker != nil } }
+
+    /// Whether the body comes from a source, paced by ``interval``.
+    var isPulled: Bool { source != nil }
 
     /// The connection is gone: refuse further sends.
     func cancel() {
@@ -104,4 +166,11 @@ package final class ReplyStream: Sendable {
             state.waker = nil
         }
     }
+}
+
+/// What a pulled ``ReplyStream`` reads its body from, on the connection's event loop.
+package protocol ReplyStreamSource: AnyObject, Sendable {
+    /// The next part of the body, at most about `maxBytes`, or nothing when there is nothing new; then the
+    /// producer calls ``ReplyStream/notify()`` when there is.
+    func next(maxBytes: Int) -> [UInt8]
 }

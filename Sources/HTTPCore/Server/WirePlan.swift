@@ -68,6 +68,18 @@ struct WirePlan {
         }
     }
 
+    /// One buffer carrying `parts` as one part of a stream's body (copied: stream parts are small, and one
+    /// buffer is one write).
+    static func chunk(joining parts: [[UInt8]], chunked: Bool) -> [UInt8] {
+        let count = parts.reduce(0) { $0 + $1.count }
+        guard chunked else { return parts.count == 1 ? parts[0] : Array(parts.joined()) }
+        var buffer = HTTPResponseEncoder.chunkHead(count)
+        buffer.reserveCapacity(buffer.count + count + 2)
+        for part in parts { buffer += part }
+        buffer += HTTPResponseEncoder.crlf
+        return buffer
+    }
+
     /// The buffers that carry one part of a stream's body.
     static func chunk(_ bytes: [UInt8], chunked: Bool) -> [[UInt8]] {
         chunked ? [HTTPResponseEncoder.chunkHead(bytes.count), bytes, HTTPResponseEncoder.crlf] : [bytes]

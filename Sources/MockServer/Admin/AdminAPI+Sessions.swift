@@ -101,6 +101,15 @@ extension AdminAPI {
         let sessions: Int
         /// The last contract reload; absent before the first.
         let lastReload: ReloadListing?
+        let version: String
+        /// `host:port` as bound.
+        let address: String
+        let startedAt: String?
+        let uptimeSeconds: Int?
+        let contractsDirectory: String
+        let fixturesDirectory: String
+        /// Requests journaled since the start (clearing the journal does not reset it).
+        let requests: Int
     }
 
     /// `GET /__mock/resources/{id}` (the items, in the request's session), `DELETE /__mock/resources/{id}` and
@@ -122,7 +131,32 @@ extension AdminAPI {
     }
 
     func health(_ serving: ServingSet) -> Reply {
-        json(.ok, Health(status: "ok", endpoints: serving.routes.count, sessions: scenarios.sessions().count,
-                         lastReload: contracts.last.map(ReloadListing.init)))
+        let started = facts.started.current
+        return json(.ok, Health(
+            status: "ok", endpoints: serving.routes.count, sessions: scenarios.sessions().count,
+            lastReload: contracts.last.map(ReloadListing.init), version: MockServer.version,
+            address: facts.address.current, startedAt: started.map { HTTPDate.iso8601(seconds: $0.wall, milliseconds: 0) },
+            uptimeSeconds: started.map { Int((POSIX.monotonicNanoseconds() - $0.monotonic) / 1_000_000_000) },
+            contractsDirectory: facts.contractsDirectory, fixturesDirectory: facts.fixturesDirectory,
+            requests: journal.lastSequence))
+    }
+}
+
+/// Facts about the running server for `GET /__mock/health`, set when it starts.
+final class ServerFacts: Sendable {
+    let contractsDirectory: String
+    let fixturesDirectory: String
+    /// Wall-clock seconds and the monotonic clock at start.
+    let started = Locked<(wall: Int, monotonic: UInt64)?>(nil)
+    let address = Locked("")
+
+    init(contractsDirectory: String, fixturesDirectory: String) {
+        self.contractsDirectory = contractsDirectory
+        self.fixturesDirectory = fixturesDirectory
+    }
+
+    func didStart(address: String) {
+        started.withValue { $0 = (POSIX.wallClock().seconds, POSIX.monotonicNanoseconds()) }
+        self.address.withValue { $0 = address }
     }
 }

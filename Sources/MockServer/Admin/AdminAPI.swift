@@ -17,8 +17,11 @@ struct AdminAPI: Sendable {
     let scenarios: ScenarioStore
     let resources: ResourceStore
     let journal: Journal
-    /// The most bytes of events that may wait for a slow `GET /__mock/events` reader before it is dropped.
+    /// The most bytes of events a `GET /__mock/events` reader gets in its first turn (half of it) and later
+    /// ones (a thirty-second).
     let eventQueueLimit: Int
+    /// What `GET /__mock/health` tells of the server besides its contracts.
+    let facts: ServerFacts
 
     /// The routes and the methods each takes, for 405s and the 404's list.
     private static let routes: [(path: String, methods: String)] = [
@@ -69,8 +72,8 @@ struct AdminAPI: Sendable {
                 let filter = try JournalQuery.parse(endpoint: query.first { $0.name == "endpoint" }?.value,
                                                     limit: query.first { $0.name == "limit" }?.value,
                                                     session: query.first { $0.name == "session" }?.value)
-                return json(.ok, try filter.apply(to: journal.entries(),
-                                                  knownEndpoints: serving.routes.map(\.id)))
+                let entries = try filter.apply(to: journal.entries(), knownEndpoints: serving.routes.map(\.id))
+                return .respond(.json(.ok, JournalEntry.jsonArray(entries)))
             } catch {
                 return .respond(ServerJSON.error(.badRequest, error.description))
             }
@@ -96,10 +99,9 @@ struct AdminAPI: Sendable {
             }
             lastSeen = sequence
         }
-        let stream = ReplyStream(limit: eventQueueLimit)
         // HEAD gets the head only: nothing to replay or subscribe.
-        if request.method != "HEAD" { journal.subscribe(stream, after: lastSeen) }
-        return Reply(.stream(EventStreamFormat.response, stream))
+        guard request.method != "HEAD" else { return Reply(.stream(EventStreamFormat.response, ReplyStream())) }
+        return Reply(.stream(EventStreamFormat.response, journal.subscribe(after: lastSeen, limit: eventQueueLimit)))
     }
 
     // MARK: - Contracts and scenarios
@@ -121,6 +123,8 @@ struct AdminAPI: Sendable {
         let states: [String]?
         let state: String?
         let endpoints: [EndpointListing]
+        /// The ids of the resources the contract declares (`GET /__mock/resources/{id}` lists their items).
+        let resources: [String]?
     }
 
     private func listing(_ serving: ServingSet, session: String) -> [DomainListing] {
@@ -133,7 +137,8 @@ struct AdminAPI: Sendable {
                     return EndpointListing(id: route.id, method: route.method, path: route.path.description,
                                            scenarios: route.plays.map(\.name), active: selection.chosen.name,
                                            activeBecause: selection.reason.rawValue)
-                })
+                },
+                resources: contract.resources.isEmpty ? nil : contract.resources.map(\.id))
         }
     }
 

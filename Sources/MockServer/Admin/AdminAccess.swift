@@ -25,8 +25,9 @@ struct AdminAccess: Sendable {
         self.tokenFromLoopback = tokenFromLoopback
     }
 
-    /// The refusal for `request`, or `nil` when it may use the admin API.
-    func refusal(of request: HTTPRequest, fromLoopback: Bool) -> HTTPResponse? {
+    /// The refusal for `request`, or `nil` when it may use the admin API (or, not `requiringToken`, read
+    /// the dashboard's files, which hold no secret).
+    func refusal(of request: HTTPRequest, fromLoopback: Bool, requiringToken: Bool = true) -> HTTPResponse? {
         guard let host = request.headers["Host"], !host.isEmpty else {
             return ServerJSON.error(.forbidden, "the admin API needs a Host header naming this server")
         }
@@ -41,7 +42,7 @@ struct AdminAccess: Sendable {
         if let origin = request.headers["Origin"], !HTTPHeaders.equal(origin, "http://" + host) {
             return ServerJSON.error(.forbidden, "the admin API refuses requests from other web pages (Origin \(origin))")
         }
-        if let token, fromLoopback == false || tokenFromLoopback {
+        if let token, requiringToken, fromLoopback == false || tokenFromLoopback {
             guard let given = request.headers[Self.tokenHeader], Self.constantTimeEqual(given, token) else {
                 return ServerJSON.error(.unauthorized, "the admin API needs the header \(Self.tokenHeader) with the "
                     + "token printed when the server started (or given with --admin-token)")

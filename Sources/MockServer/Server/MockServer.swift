@@ -57,8 +57,8 @@ public final class MockServer: Sendable {
         public var headerTimeout = 10.0
         public var bodyTimeout = 30.0
         public var idleTimeout = 60.0
-        /// The most bytes of events that may wait for a slow `GET /__mock/events` reader before the server
-        /// drops it (it reconnects and resumes from the journal).
+        /// Bounds what one `GET /__mock/events` reader is written at once: half of it for the backlog of a
+        /// reconnecting reader, a thirty-second per turn after that (ten turns a second at most).
         var eventQueueLimit = 1 << 20
         /// Seconds a named session (`X-Mock-Session`) may go unused before it is dropped with its state.
         public var sessionIdleTimeout = 600.0
@@ -86,6 +86,9 @@ public final class MockServer: Sendable {
             self.logFormat = logFormat
         }
     }
+
+    /// The version of the server (the executable's `--version`, the dashboard's and `/__mock/health`'s).
+    public static let version = "0.1.0"
 
     public let configuration: Configuration
     /// The contracts served now (a reload replaces them).
@@ -160,6 +163,39 @@ public final class MockServer: Sendable {
     /// The server's base URL, e.g. `http://127.0.0.1:8080` or `http://[::1]:8080`.
     public var url: String { "http://" + address }
 
+    /// The dashboard's address for a browser on this machine, e.g. `http://127.0.0.1:8080/__mock/`: on
+    /// loopback even when the server listens on every interface. When loopback clients need the admin
+    /// token (it was given), the link carries it in its fragment, `#token=…`, which a browser never sends:
+    /// the page reads it from there, so it reaches neither the journal nor any log.
+    public var dashboardURL: String {
+        let name = AdminAccess.hostName(configuration.host) ?? configuration.host
+        let host = name == "0.0.0.0" ? "127.0.0.1" : name == "::" ? "::1" : name
+        let link = "http://" + SocketError.display(host: host, port: port) + Dashboard.path
+        return configuration.adminToken.map { link + Self.tokenFragment($0) } ?? link
+    }
+
+    /// The dashboard's address for a device on the network at `address` (one of ``networkAddresses``), with
+    /// the admin token it needs in the fragment.
+    public func dashboardURL(networkAddress address: String) -> String {
+        "http://" + SocketError.display(host: address, port: port) + Dashboard.path
+            + (adminToken.map(Self.tokenFragment) ?? "")
+    }
+
+    /// `#token=…`, every byte but letters, digits and `-._~` percent-encoded.
+    static func tokenFragment(_ token: String) -> String {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        var encoded = ""
+        for byte in token.utf8 {
+            if allowed.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return "#token=" + encoded
+    }
+
     /// The readiness API the running server uses.
     public var ioBackend: IOBackend { http.ioBackend }
 
@@ -184,7 +220,11 @@ public final class MockServer: Sendable {
             watched.append(WatchedDescriptor(fd: descriptor) { contracts.watcherIsReadable() })
         }
         do {
-            try http.start(watching: watched, beforeServing: beforeServing)
+            let facts = handler.facts, host = configuration.host
+            try http.start(watching: watched) { port in
+                facts.didStart(address: SocketError.display(host: host, port: port))
+                beforeServing(port)
+            }
         } catch {
             fixtures.stopWatching()
             contracts.stopWatching()

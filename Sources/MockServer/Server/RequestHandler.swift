@@ -12,6 +12,7 @@ final class RequestHandler: HTTPResponder {
     private let resources: ResourceResponder
     let journal: Journal
     private let admin: AdminAPI
+    let facts: ServerFacts
     private let adminAccess: AdminAccess
     private let redaction: HeaderRedaction
     private let bodyRedaction: BodyRedaction
@@ -37,25 +38,43 @@ final class RequestHandler: HTTPResponder {
         bodies = ResponseBodies(fixtures: fixtures)
         resources = ResourceResponder(store: store)
         journal = Journal(capacity: configuration.journalCapacity)
+        facts = ServerFacts(contractsDirectory: configuration.contractsDirectory,
+                            fixturesDirectory: configuration.fixturesDirectory)
         admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, resources: store, journal: journal,
-                         eventQueueLimit: configuration.eventQueueLimit)
+                         eventQueueLimit: configuration.eventQueueLimit, facts: facts)
     }
 
     func reject(_ status: HTTPStatus, reason: String) -> Reply {
-        journal.append(JournalEntry(method: "-", target: "-", fields: [], bodySize: 0, endpoint: nil, scenario: nil,
-                                    status: status.code, fault: nil, violations: [], reason: reason))
-        return .respond(ServerJSON.error(status, reason), note: .init(reason: reason))
+        let entry = JournalEntry(method: "-", target: "-", fields: [], bodySize: 0, endpoint: nil, scenario: nil,
+                                 status: status.code, fault: nil, violations: [], reason: reason)
+        return journaled(.respond(ServerJSON.error(status, reason)), entry)
     }
 
     func didSend(_ reply: Reply, for request: HTTPRequest, bytes: Int, started: UInt64?) {
         log.write(request: request, reply: reply, bytes: bytes, started: started)
+        guard let sequence = reply.note.sequence else { return }
+        var head: [UInt8] = []
+        var length: Int?
+        switch reply.action {
+        case .respond(let response):
+            head = response.head
+            if !response.status.forbidsBody { length = response.body.count }
+        case .transport(.truncate(let response, let announced)):
+            head = response.head
+            length = announced
+        case .transport, .stream:
+            break
+        }
+        let duration = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
+        journal.complete(sequence, responseHead: head, responseLength: length, bytesSent: bytes,
+                         durationNanoseconds: duration)
     }
 
     /// Journals `entry` (on arrival, so a request is visible while its reply is still delayed or held)
     /// and returns `reply`, which carries the entry's reason for the access log.
     private func journaled(_ reply: consuming Reply, _ entry: consuming JournalEntry) -> Reply {
         reply.note.reason = entry.reason
-        journal.append(entry)
+        reply.note.sequence = journal.append(entry)
         return reply
     }
 
@@ -74,8 +93,13 @@ final class RequestHandler: HTTPResponder {
                              entry(request, status: 400, violations: ["malformed percent-escape in path"]))
         }
         if segments.first == AdminAPI.prefix {
-            if let refusal = adminAccess.refusal(of: request, fromLoopback: fromLoopback) { return .respond(refusal) }
-            return admin.handle(request, segments: Array(segments.dropFirst()))
+            let rest = Array(segments.dropFirst())
+            // The dashboard's files hold no secret: the same Host and Origin checks, but no token.
+            let page = Dashboard.serves(rest)
+            if let refusal = adminAccess.refusal(of: request, fromLoopback: fromLoopback, requiringToken: !page) {
+                return .respond(refusal)
+            }
+            return page ? Dashboard.reply(to: request, segments: rest) : admin.handle(request, segments: rest)
         }
 
         switch serving.router.match(method: request.method, segments: segments) {

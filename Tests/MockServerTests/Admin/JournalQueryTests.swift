@@ -11,6 +11,31 @@ struct JournalQueryTests {
         return try client.readResponse()
     }
 
+    /// The dashboard shows how each request was answered: the response's header fields, the bytes sent and
+    /// the time it took, filled in once the reply went to the socket (before the client can read it).
+    @Test func entry_KeepsTheResponseHeaders_BytesAndDuration() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            let response = try client.get("/healthChecker", headers: ["X-Mock-Scenario": "serverErr"])
+            let entry = try #require(server.journal.entries().last)
+            #expect(entry.status == 503)
+            #expect(entry.responseHeaders.contains(["X-Mock-Scenario", "serverErr"]))
+            #expect(entry.responseHeaders.contains(["Content-Length", String(response.body.count)]))
+            #expect(entry.responseHeaders.contains { $0.first == "Content-Type" })
+            #expect((entry.bytesSent ?? 0) > response.body.count)
+            #expect((entry.durationMs ?? -1) >= 0)
+            let listed = try client.get("/__mock/journal?limit=1")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.body)) as? [[String: Any]]).first
+            #expect((object?["responseHeaders"] as? [[String]])?.contains(["X-Mock-Scenario", "serverErr"]) == true)
+            #expect(object?["bytesSent"] as? Int == entry.bytesSent)
+            // A fault that sends no head has no response headers, but a duration.
+            client.send("GET /healthChecker HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: malformed\r\n\r\n")
+            _ = client.readToEnd()
+            try await waitUntil { server.journal.entries().last?.durationMs != nil }
+            #expect(server.journal.entries().last?.responseHeaders == [])
+        }
+    }
+
     @Test func jsonBody_IsKept_WithSecretFieldsRedacted() async throws {
         try await withServer { server in
             let body = #"{"user":"ana","password":"hunter2","nested":{"refresh_token":"abc"},"tokens":[1]}"#

@@ -1,5 +1,6 @@
 import ContractModel
 import Foundation
+import HTTPCore
 import MockServer
 import Testing
 import TestSupport
@@ -15,10 +16,10 @@ struct NetworkConditionTests {
     }
 
     private func serve(_ contract: String, configure: (inout MockServer.Configuration) -> Void = { _ in },
-                       _ body: (MockServer, RawClient) throws -> Void) async throws {
+                       _ body: @escaping @Sendable (MockServer, RawClient) throws -> Void) async throws {
         let folder = try ScratchContracts(contracts: [("c.json", contract)], fixtures: [("ok.txt", "OK")])
         try await withServer(contracts: folder.contracts, fixtures: folder.fixtures, configure: configure) { server in
-            try body(server, try RawClient(port: server.port))
+            try await offThePool { try body(server, try RawClient(port: server.port)) }
         }
     }
 
@@ -66,12 +67,13 @@ struct NetworkConditionTests {
     /// The same seed gives the same waits; the log-normal draws centre on their median.
     @Test func serverLatency_Seeded_Replays() async throws {
         func draws(seed: UInt64) async throws -> [Int] {
-            var waits: [Int] = []
+            let waits = Locked([Int]())
             try await serve(Self.contract(), configure: { $0.latency = Latency(text: "lognormal:4:0.5"); $0.seed = seed }) { server, client in
                 for _ in 0..<41 { _ = try client.get("/ping") }
-                waits = try server.journalEntries().map { $0.delayMs ?? 0 }
+                let journaled = try server.journalEntries().map { $0.delayMs ?? 0 }
+                waits.withValue { $0 = journaled }
             }
-            return waits
+            return waits.withValue { $0 }
         }
         let first = try await draws(seed: 7), again = try await draws(seed: 7), other = try await draws(seed: 8)
         #expect(first == again && first != other)

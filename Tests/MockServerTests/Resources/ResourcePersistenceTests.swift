@@ -22,10 +22,11 @@ struct ResourcePersistenceTests {
         return configuration
     }
 
-    private func serve(_ body: (RawClient) throws -> Void) async throws {
+    /// Runs `body`'s blocking socket calls on a thread of its own, not the test pool's.
+    private func serve(_ body: @escaping @Sendable (RawClient) throws -> Void) async throws {
         try await withServer(contracts: folder.contracts, fixtures: folder.fixtures,
                              configure: { [keep] in $0.persistDirectory = keep }) { server in
-            try body(try RawClient(port: server.port))
+            try await offThePool { try body(try RawClient(port: server.port)) }
         }
     }
 

@@ -12,10 +12,11 @@ struct ResourceTests {
         """
     static let seed = #"[{"id": 1, "productId": 1, "quantity": 2}, {"id": 2, "productId": 3, "quantity": 1}]"#
 
-    private func withCart(_ body: (MockServer, RawClient) throws -> Void) async throws {
+    /// Runs `body`'s blocking socket calls on a thread of its own, not the test pool's.
+    private func withCart(_ body: @escaping @Sendable (MockServer, RawClient) throws -> Void) async throws {
         let folder = try ScratchContracts(contracts: [("cart.json", Self.contract)], fixtures: [("cart/items.json", Self.seed)])
         try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
-            try body(server, try RawClient(port: server.port))
+            try await offThePool { try body(server, try RawClient(port: server.port)) }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 @testable import HTTPCore
 @testable import MockServer
 import Testing
@@ -58,21 +59,42 @@ struct JournalTests {
         #expect(journal.entries().map(\.sequence) == [2])
     }
 
-    /// A reader that asks for a long backlog gets what fits in half its queue, newest first, and is told
-    /// how many it missed, rather than being dropped before its first event.
-    @Test func replay_FitsHalfTheQueue_AndCountsTheRest() throws {
+    /// A reader that asks for a long backlog gets what fits in half its limit, newest first, and is told
+    /// how many it missed.
+    @Test func replay_FitsHalfTheLimit_AndCountsTheRest() throws {
         let journal = Journal(capacity: 100)
         for index in 0..<100 { journal.append(.make(target: "/\(index)")) }
         let eventSize = EventStreamFormat.event(for: journal.entries()[0]).count
-        let stream = ReplyStream(limit: eventSize * 20)
-        journal.subscribe(stream, after: 0)
-        #expect(stream.isOpen, "the replay did not overflow the queue")
-        guard case .chunks(let chunks) = stream.take(waker: nil) else { Issue.record("nothing sent"); return }
-        let text = chunks.map { String(decoding: $0, as: UTF8.self) }
-        #expect(text.first == "retry: 1000\n\n")
-        let replayed = text.filter { $0.contains("event: request") }
-        #expect(replayed.count >= 9 && replayed.count <= 10)
-        #expect(text[1] == "event: missed\ndata: {\"count\":\(100 - replayed.count)}\n\n")
-        #expect(replayed.last?.hasPrefix("id: 100\n") == true)
+        let stream = journal.subscribe(after: 0, limit: eventSize * 20)
+        let text = JournalFeedTests.drain(stream)
+        #expect(text.hasPrefix("retry: 1000\n\nevent: missed\ndata: {\"count\":"))
+        let replayed = text.components(separatedBy: "event: request").count - 1
+        #expect(replayed >= 9 && replayed <= 10)
+        #expect(text.contains("event: missed\ndata: {\"count\":\(100 - replayed)}\n\n"))
+        #expect(text.contains("id: 100\n"))
+    }
+
+    /// The same object as the `Encodable` form, written by hand for speed.
+    @Test func handWrittenJSON_DecodesToTheSameEntry_AsTheEncodableForm() throws {
+        var entry = JournalEntry(method: "POST", target: "/a?b=\"c\"", fields: [("Host", "a"), ("X-Odd", "tab\there \u{1}é")],
+                                 bodySize: 3, body: ([0xFF, 0, 1], false), endpoint: "e", scenario: "s", status: nil,
+                                 fault: "connection_reset", violations: ["line\nbreak", "back\\slash"], reason: "why")
+        entry.session = "s/1"
+        entry.scenarioSequence = "flaky"
+        entry.scenarioStep = 2
+        entry.responseHead = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Mock-Scenario: s\r\n".utf8)
+        entry.responseLength = 12
+        entry.bytesSent = 120
+        entry.durationMicroseconds = 800_042
+        for candidate in [entry, JournalEntry.make(target: "/plain")] {
+            let fast = try JSONDecoder().decode(JournalEntry.self, from: Data(candidate.json))
+            let slow = try JSONDecoder().decode(JournalEntry.self, from: Data(ServerJSON.encode(candidate)))
+            #expect(fast == candidate && slow == candidate)
+            let fastObject = try JSONSerialization.jsonObject(with: Data(candidate.json)) as? NSDictionary
+            let slowObject = try JSONSerialization.jsonObject(with: Data(ServerJSON.encode(candidate))) as? NSDictionary
+            #expect(fastObject == slowObject)
+        }
+        #expect(entry.durationMs == 800.042)
+        #expect(entry.responseHeaders == [["Content-Type", "text/plain"], ["X-Mock-Scenario", "s"], ["Content-Length", "12"]])
     }
 }

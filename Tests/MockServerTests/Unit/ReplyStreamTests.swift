@@ -46,6 +46,44 @@ struct ReplyStreamTests {
         #expect(!dropped.holdsWaker)
     }
 
+    /// A source is asked only when the queue is empty, and a notice that comes while it is being asked
+    /// is not lost: the connection asks again rather than waiting for a wake-up that already happened.
+    @Test func pulledStream_AsksItsSource_AfterQueuedChunks_AndWaitsWhenItHasNothing() throws {
+        let source = ScriptedSource(["one", "", "two"])
+        let stream = ReplyStream(source: source, limit: 100, interval: 1_000)
+        #expect(stream.send(Array("queued".utf8)))
+        guard case .chunks(let queued) = stream.take(waker: nil) else { Issue.record("no chunks"); return }
+        #expect(queued == [Array("queued".utf8)])
+        guard case .chunks(let pulled) = stream.take(waker: nil) else { Issue.record("no chunks"); return }
+        #expect(pulled == [Array("one".utf8)] && source.asked == [100])
+        let loop = try EventLoopStub.make()
+        guard case .nothing = stream.take(waker: .init(loop: loop, fd: 3)) else { Issue.record("expected nothing"); return }
+        #expect(stream.holdsWaker)
+        #expect(stream.notify() && !stream.holdsWaker)
+        guard case .chunks(let next) = stream.take(waker: nil) else { Issue.record("no chunks"); return }
+        #expect(next == [Array("two".utf8)])
+        stream.finish()
+        #expect(!stream.notify())
+        guard case .finished = stream.take(waker: nil) else { Issue.record("expected the finish"); return }
+    }
+
+    /// What the source has when the stream ends (the server stops) is still sent, before the end.
+    @Test func finishedStream_AsksItsSourceOnceMore() {
+        let stream = ReplyStream(source: ScriptedSource(["last"]), limit: 100, interval: 1_000)
+        stream.finish()
+        guard case .chunks(let chunks) = stream.take(waker: nil) else { Issue.record("no last chunk"); return }
+        #expect(chunks == [Array("last".utf8)])
+        guard case .finished = stream.take(waker: nil) else { Issue.record("expected the finish"); return }
+    }
+
+    @Test func noticeWhileTheSourceIsAsked_MakesTheStreamAskAgain() {
+        let source = ScriptedSource(["", "late"])
+        let stream = ReplyStream(source: source, limit: 100, interval: 1_000)
+        source.whileAsked = { stream.notify() }
+        guard case .chunks(let chunks) = stream.take(waker: nil) else { Issue.record("the notice was lost"); return }
+        #expect(chunks == [Array("late".utf8)])
+    }
+
     @Test func cancel_RefusesSends() {
         let stream = ReplyStream(limit: 10)
         stream.cancel()
@@ -66,5 +104,23 @@ enum EventLoopStub {
         func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply { .respond(HTTPResponse(status: .ok)) }
         func reject(_ status: HTTPStatus, reason: String) -> Reply { .respond(HTTPResponse(status: status)) }
         func didSend(_ reply: Reply, for request: HTTPRequest, bytes: Int, started: UInt64?) {}
+    }
+}
+
+/// A source that answers from a script, one answer per call.
+final class ScriptedSource: ReplyStreamSource, @unchecked Sendable {
+    // @unchecked: used from one test's thread only.
+    private var answers: [String]
+    private(set) var asked: [Int] = []
+    var whileAsked: (() -> Void)?
+
+    init(_ answers: [String]) { self.answers = answers }
+
+    func next(maxBytes: Int) -> [UInt8] {
+        asked.append(maxBytes)
+        let hook = whileAsked
+        whileAsked = nil
+        hook?()
+        return answers.isEmpty ? [] : Array(answers.removeFirst().utf8)
     }
 }

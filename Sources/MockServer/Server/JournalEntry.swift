@@ -1,0 +1,220 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ContractModel
+import HTTPCore
+
+/// One request as the server saw and answered it.
+public struct JournalEntry: Sendable, Codable, Equatable {
+    /// Increases by one per request, across clears.
+    public internal(set) var sequence: Int
+    /// Wall-clock time of arrival; formatted only when read, so recording costs nothing extra.
+    let seconds: Int
+    let milliseconds: Int
+    public let method: String
+    public let target: String
+    /// The header fields as parsed, shared with the request rather than copied.
+    let fields: [(name: String, value: String)]
+    public let bodySize: Int
+    /// The request body as journaled: its first 64 KiB, with secret fields redacted (see
+    /// `--journal-secrets`); empty when there was none.
+    public let body: [UInt8]
+    /// Whether ``body`` stops short of what was sent.
+    public let bodyTruncated: Bool
+    /// The contract endpoint the request matched, if any.
+    public let endpoint: String?
+    /// The scenario played, if any.
+    public let scenario: String?
+    /// The status sent, or `nil` when a fault sent none.
+    public let status: Int?
+    /// The fault played, if any.
+    public let fault: String?
+    /// How the request broke its contract; empty when it conformed.
+    public let violations: [String]
+    /// Why the server answered as it did when that is not the scenario's doing (a fixture missing, a
+    /// request it could not parse), else `nil`.
+    public let reason: String?
+    /// The request's `X-Mock-Session`, or `nil` for the default session.
+    public internal(set) var session: String?
+    /// What chose the scenario: `header`, `override`, `state`, `server` (`--scenario`) or `first`.
+    public var selectedBy: String? { selection?.rawValue }
+    /// ``selectedBy`` as kept: one byte, where a string would cost a copy on the request path.
+    var selection: Selection.Reason?
+    /// The sequence scenario that played ``scenario`` as its step number ``scenarioStep`` (1 for the
+    /// first), if any.
+    public internal(set) var scenarioSequence: String?
+    public internal(set) var scenarioStep: Int?
+    /// Milliseconds the reply waited before it was sent (the scenario's delay and latency draws); absent
+    /// when it did not wait.
+    public internal(set) var delayMs: Int?
+
+    // MARK: Filled in once the reply went to the socket (``Journal/complete(_:response:bytesSent:durationNanoseconds:)``)
+
+    /// The response's status line and header fields as prepared (the framing fields `Content-Length`,
+    /// `Date` and `Connection` are added when it is written); empty for a fault that sends no head.
+    var responseHead: [UInt8] = []
+    /// The body length the head announced, if it had one.
+    var responseLength: Int?
+    /// Bytes handed to the socket for the reply, head and body (as the access log counts them).
+    public internal(set) var bytesSent: Int?
+    /// From the request's first byte until its reply went to the socket (for `no_response`, until the hold
+    /// began), in microseconds.
+    var durationMicroseconds: Int?
+
+    /// From the request's first byte until its reply went to the socket, in milliseconds; `nil` until then.
+    public var durationMs: Double? { durationMicroseconds.map { Double($0) / 1_000 } }
+
+    /// The response's header fields as `[name, value]` pairs, `Content-Length` included (not `Date` and
+    /// `Connection`, which are added as it is written); empty before the reply was sent or for a fault that
+    /// sends no head.
+    public var responseHeaders: [[String]] {
+        guard !responseHead.isEmpty else { return [] }
+        var fields: [[String]] = []
+        let lines = responseHead.split(separator: 10, omittingEmptySubsequences: true).dropFirst()
+        for line in lines {
+            let text = line.last == 13 ? line.dropLast() : line[...]
+            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            var valueStart = colon + 1
+            if valueStart < text.endIndex, text[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+            fields.append([String(decoding: text[..<colon], as: UTF8.self),
+                           String(decoding: text[valueStart...], as: UTF8.self)])
+        }
+        if let responseLength { fields.append(["Content-Length", String(responseLength)]) }
+        return fields
+    }
+
+    /// ``body`` as text, or `nil` when it is not UTF-8.
+    public var bodyText: String? {
+        // Decoding repairs invalid UTF-8; a repaired text differs from the bytes. (`String(validating:)` needs
+        // macOS 15.)
+        let text = String(decoding: body, as: UTF8.self)
+        return text.utf8.elementsEqual(body) ? text : nil
+    }
+
+    /// ISO 8601, UTC, with milliseconds.
+    public var time: String { HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds) }
+
+    /// Header fields in arrival order, as `[name, value]` pairs.
+    public var headers: [[String]] { fields.map { [$0.name, $0.value] } }
+
+    /// The first value of header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        fields.first { HTTPHeaders.equal($0.name, name) }?.value
+    }
+
+    init(method: String, target: String, fields: [(name: String, value: String)], bodySize: Int,
+         body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
+         fault: String?, violations: [String], reason: String? = nil) {
+        (seconds, milliseconds) = POSIX.wallClock()
+        sequence = 0
+        self.method = method
+        self.target = target
+        self.fields = fields
+        self.bodySize = bodySize
+        self.body = body.bytes
+        bodyTruncated = body.truncated
+        self.endpoint = endpoint
+        self.scenario = scenario
+        self.status = status
+        self.fault = fault
+        self.violations = violations
+        self.reason = reason
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case sequence, time, method, target, headers, bodySize, body, bodyBase64, bodyTruncated, endpoint, scenario,
+             status, fault, violations, reason, session, selectedBy, scenarioSequence, scenarioStep, responseHeaders,
+             bytesSent, durationMs, delayMs
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sequence, forKey: .sequence)
+        try container.encode(time, forKey: .time)
+        try container.encode(method, forKey: .method)
+        try container.encode(target, forKey: .target)
+        try container.encode(headers, forKey: .headers)
+        try container.encode(bodySize, forKey: .bodySize)
+        if let text = bodyText {
+            if !text.isEmpty { try container.encode(text, forKey: .body) }
+        } else {
+            try container.encode(Data(body).base64EncodedString(), forKey: .bodyBase64)
+        }
+        if bodyTruncated { try container.encode(true, forKey: .bodyTruncated) }
+        try container.encodeIfPresent(endpoint, forKey: .endpoint)
+        try container.encodeIfPresent(scenario, forKey: .scenario)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encodeIfPresent(fault, forKey: .fault)
+        try container.encode(violations, forKey: .violations)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(session, forKey: .session)
+        try container.encodeIfPresent(selectedBy, forKey: .selectedBy)
+        try container.encodeIfPresent(scenarioSequence, forKey: .scenarioSequence)
+        try container.encodeIfPresent(scenarioStep, forKey: .scenarioStep)
+        try container.encodeIfPresent(delayMs, forKey: .delayMs)
+        if durationMicroseconds != nil { try container.encode(responseHeaders, forKey: .responseHeaders) }
+        try container.encodeIfPresent(bytesSent, forKey: .bytesSent)
+        try container.encodeIfPresent(durationMs, forKey: .durationMs)
+    }
+
+    /// Reads an entry as `GET /__mock/journal` writes it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sequence = try container.decode(Int.self, forKey: .sequence)
+        let time = try container.decode(String.self, forKey: .time)
+        (seconds, milliseconds) = HTTPDate.parseISO8601(time) ?? (0, 0)
+        method = try container.decode(String.self, forKey: .method)
+        target = try container.decode(String.self, forKey: .target)
+        fields = try container.decode([[String]].self, forKey: .headers).map { ($0.first ?? "", $0.last ?? "") }
+        bodySize = try container.decode(Int.self, forKey: .bodySize)
+        if let text = try container.decodeIfPresent(String.self, forKey: .body) {
+            body = Array(text.utf8)
+        } else if let base64 = try container.decodeIfPresent(String.self, forKey: .bodyBase64) {
+            body = Data(base64Encoded: base64).map(Array.init) ?? []
+        } else {
+            body = []
+        }
+        bodyTruncated = try container.decodeIfPresent(Bool.self, forKey: .bodyTruncated) ?? false
+        endpoint = try container.decodeIfPresent(String.self, forKey: .endpoint)
+        scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
+        status = try container.decodeIfPresent(Int.self, forKey: .status)
+        fault = try container.decodeIfPresent(String.self, forKey: .fault)
+        violations = try container.decode([String].self, forKey: .violations)
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        session = try container.decodeIfPresent(String.self, forKey: .session)
+        selection = try container.decodeIfPresent(String.self, forKey: .selectedBy).flatMap(Selection.Reason.init)
+        scenarioSequence = try container.decodeIfPresent(String.self, forKey: .scenarioSequence)
+        scenarioStep = try container.decodeIfPresent(Int.self, forKey: .scenarioStep)
+        delayMs = try container.decodeIfPresent(Int.self, forKey: .delayMs)
+        if let headers = try container.decodeIfPresent([[String]].self, forKey: .responseHeaders) {
+            // Kept as the server keeps it: a head (after a status line) and the announced length apart.
+            var kept = headers
+            if let last = kept.last, last.first == "Content-Length", let length = Int(last.last ?? "") {
+                responseLength = length
+                kept.removeLast()
+            }
+            if !kept.isEmpty || responseLength != nil {
+                responseHead = Array("HTTP/1.1 \(status ?? 0) -\r\n".utf8)
+                    + HTTPResponseEncoder.fields(kept.map { ($0.first ?? "", $0.last ?? "") })
+            }
+        }
+        bytesSent = try container.decodeIfPresent(Int.self, forKey: .bytesSent)
+        durationMicroseconds = try container.decodeIfPresent(Double.self, forKey: .durationMs)
+            .map { Int(($0 * 1_000).rounded()) }
+    }
+
+    public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
+        lhs.sequence == rhs.sequence && lhs.seconds == rhs.seconds && lhs.milliseconds == rhs.milliseconds
+            && lhs.method == rhs.method && lhs.target == rhs.target && lhs.headers == rhs.headers
+            && lhs.bodySize == rhs.bodySize && lhs.body == rhs.body && lhs.bodyTruncated == rhs.bodyTruncated
+            && lhs.endpoint == rhs.endpoint && lhs.scenario == rhs.scenario
+            && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations
+            && lhs.reason == rhs.reason && lhs.session == rhs.session && lhs.selection == rhs.selection
+            && lhs.scenarioSequence == rhs.scenarioSequence && lhs.scenarioStep == rhs.scenarioStep
+            && lhs.delayMs == rhs.delayMs
+            && lhs.responseHeaders == rhs.responseHeaders && lhs.bytesSent == rhs.bytesSent
+            && lhs.durationMicroseconds == rhs.durationMicroseconds
+    }
+}
