@@ -103,8 +103,8 @@ struct ExecutableResourceTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         let observed = reads.withValue { $0 }
-        #expect(observed.unparsable.isEmpty, "\(observed.unparsable.count) reads saw a half-written file; the first: "
-                + "\"\(observed.unparsable.first?.prefix(200) ?? "")\"")
+        let firstBroken = observed.unparsable.first?.prefix(200) ?? ""
+        #expect(observed.unparsable.isEmpty, "\(observed.unparsable.count) reads saw a half-written file; the first: \"\(firstBroken)\"")
         #expect(observed.parsed > 0 && stream.acknowledged >= 20)
 
         let (restarted, restartedOutput, newPort) = try launch(["--persist", keep])
