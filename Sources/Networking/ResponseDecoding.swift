@@ -8,20 +8,33 @@ import Foundation
 /// Built-in strategies: `.json(_:decoder:)`, `.envelope(_:decoder:)`, `.envelopeWithoutData`,
 /// `.text` and `.empty`. A throw becomes ``NetworkResult/pathErr(_:)``.
 public protocol ResponseDecoding<Value>: Sendable {
+    /// What a 2xx body becomes.
     associatedtype Value
+    /// Reads a 2xx body.
+    /// - Parameters:
+    ///   - body: The response body, possibly empty.
+    ///   - status: The response's status (200...299).
+    /// - Returns: The response value.
+    /// - Throws: Any error, when the body is not what the endpoint promises; the client reports it as
+    ///   ``NetworkResult/pathErr(_:)``.
     func decode(_ body: Data, status: Int) throws -> Value
 }
 
 /// A raw JSON body decoded as `Value`.
 public struct JSONResponse<Value: Decodable>: ResponseDecoding {
-    private let decoder: JSONDecoderConfiguration
+    private let decoder: JSONDecoder
 
+    /// - Parameters:
+    ///   - type: The type the body decodes as.
+    ///   - decoder: Used as it is, every setting included (keys, dates, data, non-conforming floats,
+    ///     `userInfo`). It is kept, not copied: configure it before handing it over.
     public init(_ type: Value.Type = Value.self, decoder: JSONDecoder = JSONDecoder()) {
-        self.decoder = JSONDecoderConfiguration(decoder)
+        self.decoder = decoder
     }
 
+    /// Decodes the body as `Value`.
     public func decode(_ body: Data, status: Int) throws -> Value {
-        try decoder.makeDecoder().decode(Value.self, from: body)
+        try decoder.decode(Value.self, from: body)
     }
 }
 
@@ -40,14 +53,19 @@ public enum EnvelopeError: Error, Equatable {
 
 /// An enveloped JSON body whose `data` decodes as `Value`; a missing `data` is a decoding failure.
 public struct EnvelopeResponse<Value: Decodable>: ResponseDecoding {
-    private let decoder: JSONDecoderConfiguration
+    private let decoder: JSONDecoder
 
+    /// - Parameters:
+    ///   - type: The type the envelope's `data` decodes as.
+    ///   - decoder: Used as it is, every setting included; kept, not copied.
     public init(_ type: Value.Type = Value.self, decoder: JSONDecoder = JSONDecoder()) {
-        self.decoder = JSONDecoderConfiguration(decoder)
+        self.decoder = decoder
     }
 
+    /// Decodes the envelope and returns its `data`.
+    /// - Throws: The decoder's error, or ``EnvelopeError/missingData`` when `data` is missing or `null`.
     public func decode(_ body: Data, status: Int) throws -> Value {
-        let envelope = try decoder.makeDecoder().decode(Envelope<Value>.self, from: body)
+        let envelope = try decoder.decode(Envelope<Value>.self, from: body)
         guard let data = envelope.data else { throw EnvelopeError.missingData }
         return data
     }
@@ -112,23 +130,4 @@ extension ResponseDecoding where Self == TextResponse {
 extension ResponseDecoding where Self == EmptyResponse {
     /// No response value.
     public static var empty: Self { .init() }
-}
-
-/// The settings of a `JSONDecoder`, captured as values so a decoding strategy stays `Sendable`.
-struct JSONDecoderConfiguration: @unchecked Sendable {
-    // @unchecked: the strategies' `.custom` cases hold non-Sendable closures; they are only read.
-    let keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy
-    let dateDecodingStrategy: JSONDecoder.DateDecodingStrategy
-
-    init(_ decoder: JSONDecoder) {
-        keyDecodingStrategy = decoder.keyDecodingStrategy
-        dateDecodingStrategy = decoder.dateDecodingStrategy
-    }
-
-    func makeDecoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = keyDecodingStrategy
-        decoder.dateDecodingStrategy = dateDecodingStrategy
-        return decoder
-    }
 }
