@@ -3,8 +3,11 @@ import Networking
 
 /// One line of the cart: a product and how many of it.
 public struct CartItem: Codable, Sendable, Hashable, Identifiable {
+    /// The line's id, assigned by the server.
     public let id: Int
+    /// The product on this line.
     public let productId: Int
+    /// How many of it.
     public let quantity: Int
 }
 

@@ -57,7 +57,6 @@ public struct JSONBody: RequestBody {
 
     /// Encodes the value and sets `Content-Type: application/json`.
     /// - Throws: ``RequestBuildError/bodyEncodingFailed(_:)`` when the encoder throws.
-
     public func apply(to request: inout URLRequest) throws {
         do {
             request.httpBody = try encodeValue()

@@ -40,8 +40,11 @@ public struct JSONResponse<Value: Decodable>: ResponseDecoding {
 
 /// The envelope a server wraps its payloads in: `{"status": 200, "responseMsg": "…", "data": …}`.
 public struct Envelope<Payload: Decodable>: Decodable {
+    /// The status the server repeats in the body.
     public let status: Int?
+    /// The server's message for people.
     public let responseMsg: String?
+    /// The payload; `nil` when missing or `null`.
     public let data: Payload?
 }
 
@@ -73,8 +76,10 @@ public struct EnvelopeResponse<Value: Decodable>: ResponseDecoding {
 
 /// An enveloped JSON body that carries no payload the caller needs; only its shape is checked.
 public struct EnvelopeWithoutDataResponse: ResponseDecoding {
+    /// The strategy.
     public init() {}
 
+    /// Checks that the body is an envelope.
     public func decode(_ body: Data, status: Int) throws {
         _ = try JSONDecoder().decode(Envelope<IgnoredPayload>.self, from: body)
     }
@@ -86,8 +91,11 @@ public struct EnvelopeWithoutDataResponse: ResponseDecoding {
 
 /// A `text/plain` body as a `String`. An empty body or one that is not UTF-8 is a decoding failure.
 public struct TextResponse: ResponseDecoding {
+    /// The strategy.
     public init() {}
 
+    /// The body as UTF-8 text.
+    /// - Throws: ``TextDecodingError/notText(byteCount:)`` for an empty body or one that is not UTF-8.
     public func decode(_ body: Data, status: Int) throws -> String {
         guard !body.isEmpty, let text = String(data: body, encoding: .utf8) else {
             throw TextDecodingError.notText(byteCount: body.count)
@@ -98,12 +106,15 @@ public struct TextResponse: ResponseDecoding {
 
 /// Why a text body did not decode.
 public enum TextDecodingError: Error, Equatable {
+    /// The body is empty or not UTF-8; it had this many bytes.
     case notText(byteCount: Int)
 }
 
 /// No response value: any 2xx succeeds, whatever its body.
 public struct EmptyResponse: ResponseDecoding {
+    /// The strategy.
     public init() {}
+    /// Accepts any body.
     public func decode(_ body: Data, status: Int) throws {}
 }
 
