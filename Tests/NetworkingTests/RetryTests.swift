@@ -92,10 +92,11 @@ struct RetryTests {
             == ["Bearer t1", "Bearer t2", "Bearer t3"])
     }
 
-    @Test func cancellation_EndsTheBackoffWaitAtOnce() async {
-        // GIVEN a 503 and a real 60 s wait before the retry
+    @Test(.timeLimit(.minutes(1)))
+    func cancellation_EndsTheBackoffWaitAtOnce() async {
+        // GIVEN a 503 and a real 120 s wait before the retry
         let dispatcher = scripted([answer(503), answer(200)])
-        let policy = RetryPolicy(maxAttempts: 2, baseDelay: 60, maxDelay: 60,
+        let policy = RetryPolicy(maxAttempts: 2, baseDelay: 120, maxDelay: 120,
                                  timing: RetryTiming(now: { Date() }, sleep: RetryTiming.live.sleep, random: { $0.upperBound }))
         let client = client(dispatcher, retry: policy)
         let task = Task { await client.response(for: TestEndpoint(), decoding: .empty) }
@@ -103,12 +104,10 @@ struct RetryTests {
         // WHEN the task is cancelled while it waits
         while dispatcher.requests.isEmpty { await Task.yield() }
         try? await Task.sleep(for: .milliseconds(50))
-        let start = ContinuousClock.now
         task.cancel()
         let response = await task.value
 
-        // THEN it returns at once, cancelled, without a second try
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // THEN it returns (the time limit fails a wait out), cancelled, without a second try
         guard case .networkFail(let error) = response.result else { Issue.record("got \(response.result)"); return }
         #expect(error.kind == .cancelled)
         #expect(response.attempts == 1 && dispatcher.requests.count == 1)
