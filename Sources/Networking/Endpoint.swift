@@ -43,12 +43,23 @@ public protocol Endpoint: Sendable {
     /// How the call's parameters travel: in the query or in one of the body formats.
     /// Defaults to ``PlainBody`` (nothing).
     var body: any RequestBody { get }
-    /// The request's idle timeout in seconds, or `nil` for the client's default.
+    /// The longest a request may take, in seconds, or `nil` for the client's default. The client ends the
+    /// request then (``TransportError/Kind-swift.struct/timedOut``) whatever URLSession does; URLSession's
+    /// own idle timeout is set to it too.
     var timeout: TimeInterval? { get }
+    /// Whether sending the call twice has the effect of sending it once, so that a ``RetryPolicy`` may
+    /// retry it. Defaults to the method's idempotency (GET, HEAD, OPTIONS, PUT, DELETE); a POST that
+    /// carries an idempotency key can say `true`.
+    var isIdempotent: Bool { get }
 }
 
 extension Endpoint {
+    /// No header fields.
     public var headers: [String: String] { [:] }
+    /// No parameters.
     public var body: any RequestBody { PlainBody() }
+    /// The client's default timeout.
     public var timeout: TimeInterval? { nil }
+    /// The method's idempotency (RFC 9110 §9.2.2).
+    public var isIdempotent: Bool { method.isIdempotent }
 }

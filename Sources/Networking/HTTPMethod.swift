@@ -12,15 +12,29 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// Creates a method from a string literal such as `"PATCH"`.
     public init(stringLiteral value: String) { self.rawValue = value }
 
+    /// The token, for example `GET`.
     public var description: String { rawValue }
 
+    /// `GET`: read a resource.
     public static let get: HTTPMethod = "GET"
+    /// `POST`: process the request's content.
     public static let post: HTTPMethod = "POST"
+    /// `PUT`: replace a resource.
     public static let put: HTTPMethod = "PUT"
+    /// `PATCH`: change part of a resource.
     public static let patch: HTTPMethod = "PATCH"
+    /// `DELETE`: remove a resource.
     public static let delete: HTTPMethod = "DELETE"
+    /// `HEAD`: a `GET` without the body.
     public static let head: HTTPMethod = "HEAD"
+    /// `OPTIONS`: what the target allows.
     public static let options: HTTPMethod = "OPTIONS"
+
+    /// Whether sending the request twice has the same effect as sending it once (RFC 9110 §9.2.2):
+    /// GET, HEAD, OPTIONS, TRACE, PUT and DELETE.
+    public var isIdempotent: Bool {
+        ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(rawValue)
+    }
 
     /// Whether a request with this method may carry a body when sent through URLSession.
     ///

@@ -14,11 +14,16 @@ import Foundation
 public struct MultipartBody: RequestBody {
     /// One part of the body.
     public struct Part: Sendable, Hashable {
+        /// The form field's name.
         public let name: String
+        /// The file name, for a file part.
         public let fileName: String?
+        /// The part's `Content-Type`, if any.
         public let contentType: String?
+        /// The part's bytes.
         public let data: Data
 
+        /// A part from its fields; the static factories cover the usual kinds.
         public init(name: String, fileName: String? = nil, contentType: String? = nil, data: Data) {
             self.name = name
             self.fileName = fileName
@@ -42,6 +47,7 @@ public struct MultipartBody: RequestBody {
         }
     }
 
+    /// The parts, in the order they are sent.
     public let parts: [Part]
     private let fixedBoundary: String?
 
@@ -54,6 +60,8 @@ public struct MultipartBody: RequestBody {
         self.fixedBoundary = boundary
     }
 
+    /// Sets the body and `Content-Type: multipart/form-data; boundary=…`.
+    /// - Throws: ``RequestBuildError/boundaryCollision(_:)`` when a fixed boundary occurs inside a part.
     public func apply(to request: inout URLRequest) throws {
         let boundary = try chooseBoundary()
         request.httpBody = encode(boundary: boundary)

@@ -74,11 +74,13 @@ public struct DecodingFailure: Error, CustomStringConvertible {
     /// The body that failed to decode.
     public let body: [UInt8]
 
+    /// A failure of `body`, answered with `status`, that the decoder rejected with `underlying`.
     public init(status: Int, underlying: any Error, body: [UInt8]) {
         self.status = status
         self.underlying = underlying
         self.body = body
     }
 
+    /// `status N: <decoder error>`.
     public var description: String { "status \(status): \(underlying)" }
 }

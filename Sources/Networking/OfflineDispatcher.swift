@@ -5,10 +5,14 @@ import Foundation
 
 /// A canned HTTP response for ``OfflineDispatcher``.
 public struct CannedResponse: Sendable {
+    /// The status code.
     public let status: Int
+    /// The response's header fields.
     public let headers: [String: String]
+    /// The response body.
     public let body: Data
 
+    /// A response with the given status, fields and body (200, none and empty by default).
     public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers
@@ -64,6 +68,8 @@ public final class OfflineDispatcher: NetworkDispatcher, @unchecked Sendable {
         lock.withLock { recorded }
     }
 
+    /// Records `request` and answers it from the routes or the closure.
+    /// - Throws: Whatever the closure throws; `URLError(.cannotConnectToHost)` when no route matches.
     public func dispatch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         lock.withLock { recorded.append(request) }
         try Task.checkCancellation()

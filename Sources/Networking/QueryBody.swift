@@ -5,9 +5,12 @@ import Foundation
 
 /// One `name=value` pair of a query string or form. A `nil` value is sent as the bare name.
 public struct QueryItem: Sendable, Hashable {
+    /// The name, not percent-encoded.
     public let name: String
+    /// The value, not percent-encoded; `nil` for a bare name.
     public let value: String?
 
+    /// A pair; `nil` sends the bare name.
     public init(_ name: String, _ value: String?) {
         self.name = name
         self.value = value
@@ -25,13 +28,17 @@ public struct QueryItem: Sendable, Hashable {
 /// always produce the same URL (useful for caches and for tests). Existing query items of the
 /// endpoint's path are kept in front.
 public struct QueryBody: RequestBody {
+    /// The parameters, in the order they are sent.
     public let items: [QueryItem]
 
+    /// Parameters in the given order.
     public init(_ items: [QueryItem]) { self.items = items }
 
     /// Parameters from a dictionary, sorted by name.
     public init(_ parameters: [String: String]) { items = QueryItem.sorted(parameters) }
 
+    /// Appends the parameters to the URL's query.
+    /// - Throws: ``RequestBuildError/invalidURL(_:)`` when the result is not a URL.
     public func apply(to request: inout URLRequest) throws {
         guard !items.isEmpty else { return }
         guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -49,13 +56,16 @@ public struct QueryBody: RequestBody {
 
 /// Parameters as an `application/x-www-form-urlencoded` body (spaces as `+`).
 public struct FormBody: RequestBody {
+    /// The fields, in the order they are sent.
     public let items: [QueryItem]
 
+    /// Fields in the given order.
     public init(_ items: [QueryItem]) { self.items = items }
 
     /// Fields from a dictionary, sorted by name.
     public init(_ fields: [String: String]) { items = QueryItem.sorted(fields) }
 
+    /// Sets the encoded body and its `Content-Type`.
     public func apply(to request: inout URLRequest) throws {
         request.httpBody = Data(PercentEncoding.encodePairs(items, spaceAsPlus: true).utf8)
         request.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")

@@ -17,20 +17,26 @@ public protocol RequestBody: Sendable {
 
 /// No parameters and no body.
 public struct PlainBody: RequestBody {
+    /// No parameters.
     public init() {}
+    /// Leaves the request as it is.
     public func apply(to request: inout URLRequest) throws {}
 }
 
 /// Raw bytes with an explicit content type.
 public struct DataBody: RequestBody {
+    /// The bytes sent.
     public let data: Data
+    /// The value of the `Content-Type` header.
     public let contentType: String
 
+    /// Bytes sent as they are, labelled with `contentType`.
     public init(_ data: Data, contentType: String) {
         self.data = data
         self.contentType = contentType
     }
 
+    /// Sets the body and its `Content-Type`.
     public func apply(to request: inout URLRequest) throws {
         request.httpBody = data
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")
@@ -43,12 +49,14 @@ public struct JSONBody: RequestBody {
 
     /// - Parameters:
     ///   - value: The value to encode.
-    ///   - encoder: Configures keys, dates and formatting, for example `.convertToSnakeCase`.
+    ///   - encoder: Used as it is, every setting included (keys, dates, data, non-conforming floats,
+    ///     formatting, `userInfo`). It is kept, not copied: configure it before handing it over.
     public init<Value: Encodable & Sendable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) {
-        let configuration = JSONEncoderConfiguration(encoder)
-        encodeValue = { try configuration.makeEncoder().encode(value) }
+        encodeValue = { try encoder.encode(value) }
     }
 
+    /// Encodes the value and sets `Content-Type: application/json`.
+    /// - Throws: ``RequestBuildError/bodyEncodingFailed(_:)`` when the encoder throws.
     public func apply(to request: inout URLRequest) throws {
         do {
             request.httpBody = try encodeValue()
@@ -56,29 +64,6 @@ public struct JSONBody: RequestBody {
             throw RequestBuildError.bodyEncodingFailed(error)
         }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    }
-}
-
-/// The settings of a `JSONEncoder`, captured as values so a body strategy stays `Sendable`.
-struct JSONEncoderConfiguration: @unchecked Sendable {
-    // @unchecked: the strategies are enums whose `.custom` cases hold closures that Foundation does
-    // not mark Sendable; they are only read, never mutated, after capture.
-    let keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy
-    let dateEncodingStrategy: JSONEncoder.DateEncodingStrategy
-    let outputFormatting: JSONEncoder.OutputFormatting
-
-    init(_ encoder: JSONEncoder) {
-        keyEncodingStrategy = encoder.keyEncodingStrategy
-        dateEncodingStrategy = encoder.dateEncodingStrategy
-        outputFormatting = encoder.outputFormatting
-    }
-
-    func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = keyEncodingStrategy
-        encoder.dateEncodingStrategy = dateEncodingStrategy
-        encoder.outputFormatting = outputFormatting
-        return encoder
     }
 }
 

@@ -15,6 +15,7 @@ public enum RequestBuildError: Error, Equatable, CustomStringConvertible {
         .bodyEncodingFailed(String(describing: error))
     }
 
+    /// What went wrong, in a sentence.
     public var description: String {
         switch self {
         case .invalidURL(let url): "invalid URL: \(url)"

@@ -5,10 +5,14 @@ import Foundation
 
 /// Turns an ``Endpoint`` into a `URLRequest` for one ``ServerEnvironment``.
 public struct RequestBuilder: Sendable {
+    /// The server every path is resolved against.
     public let environment: ServerEnvironment
     /// The timeout used when an endpoint does not set one.
     public let defaultTimeout: TimeInterval
 
+    /// - Parameters:
+    ///   - environment: The server every path is resolved against.
+    ///   - defaultTimeout: Seconds a request may take when its endpoint sets no timeout.
     public init(environment: ServerEnvironment, defaultTimeout: TimeInterval = 30) {
         self.environment = environment
         self.defaultTimeout = defaultTimeout
@@ -20,7 +24,7 @@ public struct RequestBuilder: Sendable {
     public func makeRequest(for endpoint: some Endpoint) throws -> URLRequest {
         var request = URLRequest(url: try makeURL(path: endpoint.path))
         request.httpMethod = endpoint.method.rawValue
-        request.timeoutInterval = Self.effectiveTimeout(endpoint.timeout ?? defaultTimeout)
+        request.timeoutInterval = Self.effectiveTimeout(timeout(for: endpoint))
         for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) {
             request.setValue(value, forHTTPHeaderField: name)
         }
@@ -29,6 +33,11 @@ public struct RequestBuilder: Sendable {
             throw RequestBuildError.bodyNotAllowed(method: endpoint.method.rawValue)
         }
         return request
+    }
+
+    /// The endpoint's timeout, else the default: the client's deadline for one request, in seconds.
+    public func timeout(for endpoint: some Endpoint) -> TimeInterval {
+        endpoint.timeout ?? defaultTimeout
     }
 
     private func makeURL(path: String) throws -> URL {

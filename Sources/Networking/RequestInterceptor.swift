@@ -8,6 +8,10 @@ import Foundation
 /// An ``APIClient`` runs its interceptors in order, then the ones passed to a single call.
 /// A throw cancels the call and becomes ``NetworkResult/networkFail(_:)``.
 public protocol RequestInterceptor: Sendable {
+    /// Returns `request` as it should be sent; runs again before every try of a call.
+    /// - Parameter request: The request as the builder and earlier interceptors left it.
+    /// - Returns: The request to send.
+    /// - Throws: Any error, to cancel the call; it becomes ``NetworkResult/networkFail(_:)``.
     func adapt(_ request: URLRequest) async throws -> URLRequest
 }
 
@@ -20,6 +24,7 @@ public struct BearerTokenInterceptor: RequestInterceptor {
         self.token = token
     }
 
+    /// Sets `Authorization: Bearer <token>` with the provider's current token.
     public func adapt(_ request: URLRequest) async throws -> URLRequest {
         var request = request
         request.setValue("Bearer \(try await token())", forHTTPHeaderField: "Authorization")
@@ -29,10 +34,13 @@ public struct BearerTokenInterceptor: RequestInterceptor {
 
 /// Sets fixed header fields, replacing values of the same name.
 public struct HeaderInterceptor: RequestInterceptor {
+    /// The fields set on every request.
     public let headers: [String: String]
 
+    /// Sets `headers` on every request.
     public init(_ headers: [String: String]) { self.headers = headers }
 
+    /// Sets the fields, replacing values of the same name.
     public func adapt(_ request: URLRequest) async throws -> URLRequest {
         var request = request
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {

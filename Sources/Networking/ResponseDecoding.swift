@@ -8,27 +8,43 @@ import Foundation
 /// Built-in strategies: `.json(_:decoder:)`, `.envelope(_:decoder:)`, `.envelopeWithoutData`,
 /// `.text` and `.empty`. A throw becomes ``NetworkResult/pathErr(_:)``.
 public protocol ResponseDecoding<Value>: Sendable {
+    /// What a 2xx body becomes.
     associatedtype Value
+    /// Reads a 2xx body.
+    /// - Parameters:
+    ///   - body: The response body, possibly empty.
+    ///   - status: The response's status (200...299).
+    /// - Returns: The response value.
+    /// - Throws: Any error, when the body is not what the endpoint promises; the client reports it as
+    ///   ``NetworkResult/pathErr(_:)``.
     func decode(_ body: Data, status: Int) throws -> Value
 }
 
 /// A raw JSON body decoded as `Value`.
 public struct JSONResponse<Value: Decodable>: ResponseDecoding {
-    private let decoder: JSONDecoderConfiguration
+    private let decoder: JSONDecoder
 
+    /// - Parameters:
+    ///   - type: The type the body decodes as.
+    ///   - decoder: Used as it is, every setting included (keys, dates, data, non-conforming floats,
+    ///     `userInfo`). It is kept, not copied: configure it before handing it over.
     public init(_ type: Value.Type = Value.self, decoder: JSONDecoder = JSONDecoder()) {
-        self.decoder = JSONDecoderConfiguration(decoder)
+        self.decoder = decoder
     }
 
+    /// Decodes the body as `Value`.
     public func decode(_ body: Data, status: Int) throws -> Value {
-        try decoder.makeDecoder().decode(Value.self, from: body)
+        try decoder.decode(Value.self, from: body)
     }
 }
 
 /// The envelope a server wraps its payloads in: `{"status": 200, "responseMsg": "…", "data": …}`.
 public struct Envelope<Payload: Decodable>: Decodable {
+    /// The status the server repeats in the body.
     public let status: Int?
+    /// The server's message for people.
     public let responseMsg: String?
+    /// The payload; `nil` when missing or `null`.
     public let data: Payload?
 }
 
@@ -40,14 +56,19 @@ public enum EnvelopeError: Error, Equatable {
 
 /// An enveloped JSON body whose `data` decodes as `Value`; a missing `data` is a decoding failure.
 public struct EnvelopeResponse<Value: Decodable>: ResponseDecoding {
-    private let decoder: JSONDecoderConfiguration
+    private let decoder: JSONDecoder
 
+    /// - Parameters:
+    ///   - type: The type the envelope's `data` decodes as.
+    ///   - decoder: Used as it is, every setting included; kept, not copied.
     public init(_ type: Value.Type = Value.self, decoder: JSONDecoder = JSONDecoder()) {
-        self.decoder = JSONDecoderConfiguration(decoder)
+        self.decoder = decoder
     }
 
+    /// Decodes the envelope and returns its `data`.
+    /// - Throws: The decoder's error, or ``EnvelopeError/missingData`` when `data` is missing or `null`.
     public func decode(_ body: Data, status: Int) throws -> Value {
-        let envelope = try decoder.makeDecoder().decode(Envelope<Value>.self, from: body)
+        let envelope = try decoder.decode(Envelope<Value>.self, from: body)
         guard let data = envelope.data else { throw EnvelopeError.missingData }
         return data
     }
@@ -55,8 +76,10 @@ public struct EnvelopeResponse<Value: Decodable>: ResponseDecoding {
 
 /// An enveloped JSON body that carries no payload the caller needs; only its shape is checked.
 public struct EnvelopeWithoutDataResponse: ResponseDecoding {
+    /// The strategy.
     public init() {}
 
+    /// Checks that the body is an envelope.
     public func decode(_ body: Data, status: Int) throws {
         _ = try JSONDecoder().decode(Envelope<IgnoredPayload>.self, from: body)
     }
@@ -68,8 +91,11 @@ public struct EnvelopeWithoutDataResponse: ResponseDecoding {
 
 /// A `text/plain` body as a `String`. An empty body or one that is not UTF-8 is a decoding failure.
 public struct TextResponse: ResponseDecoding {
+    /// The strategy.
     public init() {}
 
+    /// The body as UTF-8 text.
+    /// - Throws: ``TextDecodingError/notText(byteCount:)`` for an empty body or one that is not UTF-8.
     public func decode(_ body: Data, status: Int) throws -> String {
         guard !body.isEmpty, let text = String(data: body, encoding: .utf8) else {
             throw TextDecodingError.notText(byteCount: body.count)
@@ -80,12 +106,15 @@ public struct TextResponse: ResponseDecoding {
 
 /// Why a text body did not decode.
 public enum TextDecodingError: Error, Equatable {
+    /// The body is empty or not UTF-8; it had this many bytes.
     case notText(byteCount: Int)
 }
 
 /// No response value: any 2xx succeeds, whatever its body.
 public struct EmptyResponse: ResponseDecoding {
+    /// The strategy.
     public init() {}
+    /// Accepts any body.
     public func decode(_ body: Data, status: Int) throws {}
 }
 
@@ -112,23 +141,4 @@ extension ResponseDecoding where Self == TextResponse {
 extension ResponseDecoding where Self == EmptyResponse {
     /// No response value.
     public static var empty: Self { .init() }
-}
-
-/// The settings of a `JSONDecoder`, captured as values so a decoding strategy stays `Sendable`.
-struct JSONDecoderConfiguration: @unchecked Sendable {
-    // @unchecked: the strategies' `.custom` cases hold non-Sendable closures; they are only read.
-    let keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy
-    let dateDecodingStrategy: JSONDecoder.DateDecodingStrategy
-
-    init(_ decoder: JSONDecoder) {
-        keyDecodingStrategy = decoder.keyDecodingStrategy
-        dateDecodingStrategy = decoder.dateDecodingStrategy
-    }
-
-    func makeDecoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = keyDecodingStrategy
-        decoder.dateDecodingStrategy = dateDecodingStrategy
-        return decoder
-    }
 }

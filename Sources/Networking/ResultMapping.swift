@@ -20,6 +20,7 @@ public protocol ResultMapping: Sendable {
 }
 
 extension ResultMapping {
+    /// `networkFail`, with the error classified by ``TransportError/classify(_:)``.
     public func result<Value>(for error: any Error) -> NetworkResult<Value> {
         .networkFail(TransportError.classify(error))
     }
@@ -28,8 +29,11 @@ extension ResultMapping {
 /// The default mapping: 2xx decodes (or is `pathErr`), 4xx is `requestErr`, 5xx is `serverErr`,
 /// anything else is `networkFail`.
 public struct StatusMapping: ResultMapping {
+    /// The mapping of DESIGN.md §3.
     public init() {}
 
+    /// 2xx decodes (or is `pathErr`), 4xx is `requestErr` with the server's message, 5xx is `serverErr`,
+    /// anything else is `networkFail` of kind ``TransportError/Kind-swift.struct/unexpectedStatus``.
     public func result<Decoding: ResponseDecoding>(
         status: Int,
         body: Data,

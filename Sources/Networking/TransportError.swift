@@ -10,8 +10,11 @@ import Foundation
 public struct TransportError: Error, CustomStringConvertible {
     /// A coarse, platform-independent classification.
     public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, for example `timedOut`.
         public let rawValue: String
+        /// A kind by name; the common ones are static members.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The kind's name.
         public var description: String { rawValue }
 
         /// Nothing listens there, or the host is unknown or unreachable.
@@ -32,18 +35,21 @@ public struct TransportError: Error, CustomStringConvertible {
         public static let other = Kind(rawValue: "other")
     }
 
+    /// What kind of failure it was.
     public let kind: Kind
     /// The status, for ``Kind-swift.struct/unexpectedStatus``.
     public let status: Int?
     /// The error as the dispatcher threw it, if any.
     public let underlying: (any Error)?
 
+    /// A failure of `kind`, with the status (for ``Kind-swift.struct/unexpectedStatus``) and the original error.
     public init(kind: Kind, status: Int? = nil, underlying: (any Error)? = nil) {
         self.kind = kind
         self.status = status
         self.underlying = underlying
     }
 
+    /// The kind, then the status and the original error when there are any.
     public var description: String {
         var text = kind.rawValue
         if let status { text += " (status \(status))" }

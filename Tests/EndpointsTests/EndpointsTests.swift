@@ -65,14 +65,14 @@ struct EndpointsTests {
     }
 
     @Test(arguments: [
-        (QuestionAPI.answer(index: 3, myAnswer: "좋아요"), "PUT", "/api/v1/question", #"{"index":3,"myAnswer":"좋아요"}"#),
+        (QuestionAPI.Route.answer(index: 3, myAnswer: "좋아요"), "PUT", "/api/v1/question", #"{"index":3,"myAnswer":"좋아요"}"#),
         (.latestPageNo, "GET", "/api/v1/question/latest-page-no", ""),
         (.question(index: 12), "GET", "/api/v1/question/12", ""),
         (.list(pageNo: 4), "POST", "/api/v1/questions", #"{"pageNo":4}"#),
         (.today, "GET", "/api/v1/question/today", ""),
         (.pressForAnswer(index: 8), "POST", "/api/v1/question/press-for-answer", #"{"index":8}"#),
     ])
-    func question_Endpoints(endpoint: QuestionAPI, method: String, path: String, json: String) throws {
+    func question_Endpoints(endpoint: QuestionAPI.Route, method: String, path: String, json: String) throws {
         let request = try builder.makeRequest(for: endpoint)
         #expect(request.httpMethod == method)
         #expect(request.url?.path == path)
@@ -115,5 +115,33 @@ struct EndpointsTests {
         #expect(await HealthService(client: APIClient(environment: .local(), dispatcher: ok)).check().value == "OK")
         #expect(await HealthService(client: APIClient(environment: .local(), dispatcher: empty)).check().caseName
             == "pathErr")
+    }
+
+    @Test func typedEndpoints_DeclareTheirResponse_SoSendNeedsNoDecoding() async throws {
+        // GIVEN a product and a health check served offline
+        let json = #"{"id":7,"vendor_id":2,"name":"n","description":"d","thumbnail":"t","currency":"KRW","#
+            + #""price":1,"bargain_price":1,"discounted_price":0,"stock":1,"#
+            + #""created_at":"2026-01-15T09:30:00Z","issued_at":"2026-01-15T09:30:00Z"}"#
+        let dispatcher = OfflineDispatcher(routes: [
+            "GET /api/products/7": .json(json),
+            "GET /healthChecker": CannedResponse(body: Data("OK".utf8)),
+        ])
+        let client = APIClient(environment: .local(), dispatcher: dispatcher)
+
+        // WHEN they are sent with no decoding argument
+        let product: NetworkResult<Product> = await client.send(ProductAPI.detail(id: 7))
+        let health: NetworkResult<String> = await client.send(HealthAPI.check)
+
+        // THEN each decodes as its endpoint declares, and the explicit form still works
+        #expect(product.value?.id == 7 && product.value?.vendorId == 2)
+        #expect(health.value == "OK")
+        let explicit = await client.send(ProductAPI.Route.detail(id: 7), decoding: .json(Product.self, decoder: ProductAPI.decoder))
+        #expect(explicit.value == product.value)
+    }
+
+    @Test func decoders_AreBuiltOnce() {
+        #expect(ProductAPI.decoder === ProductAPI.decoder)
+        #expect(ProductAPI.encoder === ProductAPI.encoder)
+        #expect(QuestionAPI.decoder === QuestionAPI.decoder)
     }
 }
