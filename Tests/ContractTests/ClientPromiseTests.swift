@@ -35,6 +35,9 @@ import TestSupport
             { "name": "success", "status": 200, "body": "client/ok.json", "expect": "success" },
             { "name": "twice", "sequence": ["unavailable", "unavailable", "success"] }
           ] },
+        { "id": "limited", "method": "GET", "path": "/limited",
+          "rateLimit": { "limit": 1, "windowSeconds": 1 },
+          "scenarios": [ { "name": "success", "status": 200, "body": "client/ok.json", "expect": "success" } ] },
         { "id": "counted", "method": "GET", "path": "/counted",
           "scenarios": [ { "name": "success", "status": 200, "body": "client/ok.json",
                            "headers": { "X-Total-Count": "42", "ETag": "\"v1\"" }, "expect": "success" } ] }
@@ -68,6 +71,23 @@ import TestSupport
         let session = MockSession(scenario: scenario)
         let client = APIClient(environment: .local(port: Int(server.port)), interceptors: [session], retry: retry)
         return try await body(client, server, session)
+    }
+
+    // MARK: - Rate limits
+
+    /// The server's rate limit answers 429 with `Retry-After: 1`; the client's policy waits it out and
+    /// the second attempt succeeds in the next window.
+    @Test func retry_HonoursRetryAfter_OfARateLimit() async throws {
+        try await withClient(retry: RetryPolicy(maxAttempts: 3)) { client, server, session in
+            #expect(await client.send(Call(path: "/limited"), decoding: .json(OK.self)).value == OK(ok: true))
+            let started = Date()
+            let limited = await client.response(for: Call(path: "/limited"), decoding: .json(OK.self))
+            #expect(limited.value == OK(ok: true) && limited.attempts == 2, "\(limited.result)")
+            #expect(Date().timeIntervalSince(started) >= 0.5, "the retry waited for the window")
+            let statuses = try server.journalEntries(JournalQuery(endpoint: "limited")).map(\.status)
+            #expect(statuses == [200, 429, 200])
+            #expect(limited.headers["RateLimit-Limit"] == "1")
+        }
     }
 
     // MARK: - Redirects
