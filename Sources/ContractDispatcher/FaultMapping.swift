@@ -14,9 +14,13 @@ enum FaultMapping {
         case .respond(let response):
             let omitBody = request.method == "HEAD" || response.status.forbidsBody
             return (omitBody ? Data() : Data(response.body), try httpResponse(response, url: url))
-        case .stream:
-            // Only the admin API's event stream answers so; it needs a socket to be useful.
-            throw URLError(.unsupportedURL)
+        case .stream(let response, let stream):
+            // A paced body: waited out as a socket would take it. Any other stream (the admin API's events)
+            // needs a socket to be useful.
+            guard let (body, parts) = stream.readAll() else { throw URLError(.unsupportedURL) }
+            if parts > 1 { try await Task.sleep(nanoseconds: UInt64(parts - 1) * stream.interval) }
+            let full = HTTPResponse(status: response.status, head: response.head, body: body)
+            return (request.method == "HEAD" ? Data() : Data(body), try httpResponse(full, url: url))
         case .transport(let action):
             switch action {
             case .reset, .close, .truncate:

@@ -91,6 +91,9 @@ package struct Scenario: Sendable {
     package let setState: String?
     /// A wait drawn per request, on top of ``delayMs``.
     package var latency: Latency? = nil
+    /// The pace of the body: a bandwidth cap, or a given number of pieces over a time.
+    package var bandwidth: Bandwidth? = nil
+    package var dribble: Dribble? = nil
 }
 
 /// A scenario that plays other scenarios of its endpoint in turn: `serverErr`, `serverErr`, `success`.

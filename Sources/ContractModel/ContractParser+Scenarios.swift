@@ -13,6 +13,7 @@ extension ContractParser {
     private static let scenarioKeys: Set = [
         "name", "status", "body", "fallback", "template", "headers", "contentType", "fault", "delayMs", "holdMs",
         "expect", "description", "setState", "sequence", "afterLast", "latency",
+        "bandwidth", "dribble",
     ]
 
     /// The keys a sequence may have; everything else belongs on its steps.
@@ -58,11 +59,19 @@ extension ContractParser {
         }
         if let expect { checkConsistency(expect: expect, status: status, fault: fault, at: path + ".expect") }
         let latency = parseLatency(fields["latency"], at: path + ".latency")
+        let bandwidth = parseBandwidth(fields["bandwidth"], at: path + ".bandwidth")
+        let dribble = parseDribble(fields["dribble"], at: path + ".dribble")
+        if bandwidth != nil && dribble != nil { report(path, "has both \"bandwidth\" and \"dribble\"; a body has one pace") }
+        if fault != nil && (bandwidth != nil || dribble != nil) {
+            report(path, "a fault sends no body to pace; drop \"bandwidth\" or \"dribble\"")
+        }
         guard let name, let expect, status != nil || fault != nil else { return nil }
         var scenario = Scenario(name: name, status: status, body: body, fallback: fallback, isTemplate: isTemplate,
                                 headers: headers, contentType: contentType, fault: fault, delayMs: delayMs, holdMs: holdMs,
                                 expect: expect, description: description, sequence: nil, setState: setState)
         scenario.latency = latency
+        scenario.bandwidth = bandwidth
+        scenario.dribble = dribble
         return scenario
     }
 
@@ -133,6 +142,28 @@ extension ContractParser {
             return nil
         }
         return latency
+    }
+
+    private mutating func parseBandwidth(_ value: JSONValue?, at path: String) -> Bandwidth? {
+        guard let text = optionalString(value, at: path) else { return nil }
+        guard let bandwidth = Bandwidth(text: text) else {
+            report(path, "\"\(text)\" is not a bandwidth: one of " + Bandwidth.presets.map(\.name).joined(separator: ", ")
+                + ", or bytes per second (\"20000\")")
+            return nil
+        }
+        return bandwidth
+    }
+
+    /// `{"pieces": 5, "overMs": 2000, "chunked": false}`.
+    private mutating func parseDribble(_ value: JSONValue?, at path: String) -> Dribble? {
+        guard let value, let fields = object(value, at: path, keys: ["pieces", "overMs", "chunked"]) else { return nil }
+        if fields["pieces"] == nil { report(path + ".pieces", "is required: how many parts the body is sent in") }
+        if fields["overMs"] == nil { report(path + ".overMs", "is required: the milliseconds the parts are spread over") }
+        let pieces = integer(fields["pieces"], at: path + ".pieces", in: 1...10_000)
+        let overMs = integer(fields["overMs"], at: path + ".overMs", in: 0...60_000)
+        let chunked = optionalBool(fields["chunked"], at: path + ".chunked") ?? false
+        guard let pieces, let overMs else { return nil }
+        return Dribble(pieces: pieces, overMs: overMs, chunked: chunked)
     }
 
     private mutating func parseSetState(_ value: JSONValue?, at path: String) -> String? {

@@ -41,6 +41,8 @@ struct CommandLineOptions {
           --latency <spec>     Wait before every response, on top of its scenario's: milliseconds (200),
                                a range (100-500) or lognormal:<median ms>:<sigma> (lognormal:80:0.5)
           --seed <n>           Seed the latency draws, so a run's waits can be replayed
+          --bandwidth <b>      Send every response body at most this fast: edge, 3g, lte, wifi (presets
+                               with their latency), or bytes per second
           --persist <dir>      Keep resources' items (of requests without X-Mock-Session) in <dir> across
                                restarts: one JSON file per resource, written before each change is answered
           --cors [<origin>]    Answer CORS preflights and let web pages read mock responses: from any
@@ -113,6 +115,13 @@ struct CommandLineOptions {
                         + "or lognormal:<median ms>:<sigma>, at most \(Latency.maximum) ms")
                 }
                 configuration.latency = latency
+            case "--bandwidth":
+                let text = try value(for: flag, from: &remaining)
+                guard let bandwidth = Bandwidth(text: text) else {
+                    throw UsageError(description: "--bandwidth: '\(text)' is not one of "
+                        + Bandwidth.presets.map(\.name).joined(separator: ", ") + ", or bytes per second")
+                }
+                configuration.bandwidth = bandwidth
             case "--seed":
                 let text = try value(for: flag, from: &remaining)
                 guard let seed = UInt64(text) else { throw UsageError(description: "--seed: '\(text)' is not 0 or more") }

@@ -33,20 +33,25 @@ package final class ReplyStream: Sendable {
     /// The least time between two pulls from ``source``, in nanoseconds: a busy producer's output is
     /// written in batches, with one system call per batch instead of one per event.
     package let interval: UInt64
+    /// The body's length when it is known before it is written (a paced fixture): the head announces it
+    /// with `Content-Length` and the body goes out as it is, not chunked. `nil`: chunked, or to the close.
+    package let length: Int?
     private let source: (any ReplyStreamSource)?
     private let state = Locked(State())
 
     package init(limit: Int = 1 << 20) {
         self.limit = limit
         interval = 0
+        length = nil
         source = nil
     }
 
     /// A stream whose body `source` produces on demand, in parts of at most `limit` bytes, at most once
-    /// per `interval` nanoseconds.
-    package init(source: any ReplyStreamSource, limit: Int, interval: UInt64) {
+    /// per `interval` nanoseconds; `length` when the body's size is known up front.
+    package init(source: any ReplyStreamSource, limit: Int, interval: UInt64, length: Int? = nil) {
         self.limit = limit
         self.interval = interval
+        self.length = length
         self.source = source
     }
 
@@ -141,6 +146,13 @@ package final class ReplyStream: Sendable {
             }
             if let pending { return pending }
             let produced = source?.next(maxBytes: limit) ?? []
+            // A source with an end (a paced body) ends the stream with its last part.
+            if source?.isExhausted == true {
+                state.withValue { state in
+                    state.finished = true
+                    state.askedLast = true
+                }
+            }
             if !produced.isEmpty { return .chunks([produced]) }
             let waiting = state.withValue { state -> Bool in
                 guard !state.notified, !state.dropped, !state.finished else { return false }
@@ -149,6 +161,22 @@ package final class ReplyStream: Sendable {
             }
             if waiting { return .nothing }
         }
+    }
+
+    /// The whole body of a stream whose source has an end (a paced body), pulled at once, with the number of
+    /// parts a connection would have written one ``interval`` apart; `nil` for any other stream. For callers
+    /// without a socket (an in-process dispatcher), which wait the pace out themselves.
+    package func readAll() -> (bytes: [UInt8], parts: Int)? {
+        guard let source else { return nil }
+        var bytes: [UInt8] = []
+        var parts = 0
+        while !source.isExhausted {
+            let part = source.next(maxBytes: limit)
+            guard !part.isEmpty else { return nil }
+            bytes += part
+            parts += 1
+        }
+        return (bytes, parts)
     }
 
     /// Whether a waker is remembered (for tests: an ended stream must hold none).
@@ -173,4 +201,35 @@ package protocol ReplyStreamSource: AnyObject, Sendable {
     /// The next part of the body, at most about `maxBytes`, or nothing when there is nothing new; then the
     /// producer calls ``ReplyStream/notify()`` when there is.
     func next(maxBytes: Int) -> [UInt8]
+
+    /// Whether the source has given its last part: the stream then ends. A source that only pauses (the
+    /// journal) never is.
+    var isExhausted: Bool { get }
+}
+
+extension ReplyStreamSource {
+    package var isExhausted: Bool { false }
+}
+
+/// A body known in full, handed out in parts of `partSize` bytes, one per pull: with the stream's
+/// interval, the pace of a slow link (bandwidth) or of a body that arrives in pieces (dribble).
+package final class PacedBody: ReplyStreamSource {
+    private let bytes: [UInt8]
+    private let partSize: Int
+    private let offset = Locked(0)
+
+    package init(_ bytes: [UInt8], partSize: Int) {
+        self.bytes = bytes
+        self.partSize = max(1, partSize)
+    }
+
+    package func next(maxBytes: Int) -> [UInt8] {
+        offset.withValue { offset in
+            let end = min(bytes.count, offset + min(partSize, max(1, maxBytes)))
+            defer { offset = end }
+            return Array(bytes[offset..<end])
+        }
+    }
+
+    package var isExhausted: Bool { offset.withValue { $0 >= bytes.count } }
 }

@@ -33,11 +33,12 @@ struct WirePlan {
             (head, body) = HTTPResponseEncoder.message(response, keepAlive: keepAlive, omitBody: omitBody, date: date)
             after = keepAlive ? .keepAlive : .close
         case .stream(let response, let body):
-            // HTTP/1.1 clients get chunked coding and may reuse the connection; HTTP/1.0 ones read to the close.
-            let chunked = request.version == .http11
-            let reusable = keepAlive && chunked
-            head = HTTPResponseEncoder.head(response, framing: chunked ? .chunked : .untilClose, keepAlive: reusable,
-                                            date: date)
+            // A body of known length is announced so; otherwise HTTP/1.1 clients get chunked coding and may
+            // reuse the connection, and HTTP/1.0 ones read to the close.
+            let chunked = body.length == nil && request.version == .http11
+            let reusable = keepAlive && (chunked || body.length != nil)
+            let framing: HTTPResponseEncoder.Framing = body.length.map { .length($0) } ?? (chunked ? .chunked : .untilClose)
+            head = HTTPResponseEncoder.head(response, framing: framing, keepAlive: reusable, date: date)
             // A stream that starts while the server stops would only be cut at the end of the grace.
             if omitBody || response.status.forbidsBody || stopping {
                 unused = body

@@ -22,6 +22,9 @@ final class ScenarioPlay: Sendable {
     let delayMs: Int
     /// A wait drawn per request on top of ``delayMs``.
     let latency: Latency?
+    /// The body's pace, if the scenario sets one.
+    let bandwidth: Bandwidth?
+    let dribble: Dribble?
     /// The state the domain moves to when this scenario plays.
     let setState: String?
     let action: Action
@@ -52,6 +55,8 @@ final class ScenarioPlay: Sendable {
         templateContext = ResponseTemplate.Context(isJSON: false)
         delayMs = 0
         latency = nil
+        bandwidth = nil
+        dribble = nil
         setState = nil
         action = .sequence(steps, scenario.sequence ?? ScenarioSequence(steps: [], afterLast: .repeatLast))
     }
@@ -67,6 +72,8 @@ final class ScenarioPlay: Sendable {
             : ResponseTemplate.Context(isJSON: false)
         delayMs = scenario.delayMs
         latency = scenario.latency
+        bandwidth = scenario.bandwidth
+        dribble = scenario.dribble
         setState = scenario.setState
         let contentType = ("Content-Type", scenario.contentType ?? endpoint.contentType)
         let names = MockHeader.naming(endpoint: endpoint.id, scenario: scenario.name)

@@ -67,6 +67,8 @@ public final class MockServer: Sendable {
         public var persistDirectory: String?
         /// A wait drawn per request for every response, on top of each scenario's (`--latency`).
         package var latency: Latency?
+        /// The pace of every response body whose scenario sets none (`--bandwidth`).
+        package var bandwidth: Bandwidth?
         /// Seeds the latency draws, so a run's waits can be replayed (`--seed`).
         public var seed: UInt64?
 

@@ -19,12 +19,15 @@ final class RequestHandler: HTTPResponder {
     private let cors: CORSPolicy?
     private let log: AccessLog
     private let latency: LatencySampler
+    /// `--bandwidth`: the pace of every body whose scenario sets none.
+    private let serverBandwidth: Bandwidth?
     private let rateLimiter = RateLimiter()
 
     init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess,
          persistence: ResourcePersistence?, kept: [String: ResourceStore.Collection]) {
         log = AccessLog(format: configuration.logFormat)
         latency = LatencySampler(server: configuration.latency, seed: configuration.seed)
+        serverBandwidth = configuration.bandwidth
         self.adminAccess = adminAccess
         redaction = HeaderRedaction(extraNames: configuration.redactedHeaders, enabled: !configuration.journalSecrets)
         bodyRedaction = BodyRedaction(enabled: !configuration.journalSecrets)
@@ -220,8 +223,14 @@ final class RequestHandler: HTTPResponder {
                                           delayMs: delay))
         case .respond(let status, let headWithBody, let headWithoutBody):
             let response = HTTPResponse(status: status, head: body.isEmpty ? headWithoutBody : headWithBody, body: body)
-            let delay = latency.delay(fixed: play.delayMs, latency: play.latency)
-            let reply = Reply(.respond(response), delayMs: delay, note: .init(source: play.name))
+            let bandwidth = play.bandwidth ?? serverBandwidth
+            let delay = latency.delay(fixed: play.delayMs + (bandwidth?.latencyMs ?? 0), latency: play.latency)
+            let pacing = play.dribble.map { Pacing($0, bodySize: body.count) } ?? bandwidth.map(Pacing.init)
+            let reply = if let pacing, !body.isEmpty {
+                pacing.reply(response, delayMs: delay, note: .init(source: play.name))
+            } else {
+                Reply(.respond(response), delayMs: delay, note: .init(source: play.name))
+            }
             return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: status.code,
                                           delayMs: delay))
         case .sequence:

@@ -1,0 +1,118 @@
+import ContractModel
+import Foundation
+import HTTPCore
+import MockServer
+import Testing
+import TestSupport
+
+/// Bodies sent at a pace: a bandwidth cap, or a dribble of pieces, written by the event loop's timers.
+struct PacedBodyTests {
+    private static let body = String(repeating: "0123456789", count: 1_000)   // 10,000 bytes
+
+    private static func contract(_ pace: String) -> String {
+        """
+        {"domain": "p", "endpoints": [{"id": "paced", "method": "GET", "path": "/paced", "response": {"contentType": "text/plain"},
+          "scenarios": [{"name": "success", "status": 200, "body": "body.txt", "expect": "success", \(pace)}]}]}
+        """
+    }
+
+    private func serve(_ pace: String, threads: Int = 2,
+                       _ body: @escaping @Sendable (MockServer) throws -> Void) async throws {
+        let folder = try ScratchContracts(contracts: [("p.json", Self.contract(pace))], fixtures: [("body.txt", Self.body)])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures, configure: { $0.threads = threads }) { server in
+            try await offThePool { try body(server) }
+        }
+    }
+
+    /// Reads a response of `Content-Length` bytes (or chunked, to the last chunk), noting when each read came.
+    private static func timedRead(_ client: RawClient) -> (text: String, reads: [TimeInterval]) {
+        let started = Date()
+        var bytes: [UInt8] = [], reads: [TimeInterval] = []
+        while let part = client.readSome() {
+            bytes += part
+            reads.append(Date().timeIntervalSince(started))
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let length = RawResponse(parsing: bytes).map({ $0.body.count }), length == 10_000 { break }
+            if text.hasSuffix("0\r\n\r\n") { break }
+        }
+        return (String(decoding: bytes, as: UTF8.self), reads)
+    }
+
+    @Test func dribble_SendsThePiecesOverTheTime_WithContentLength_AndTheConnectionStaysUsable() async throws {
+        try await serve(#""dribble": {"pieces": 5, "overMs": 400}"#) { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /paced HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let (text, reads) = Self.timedRead(client)
+            #expect(text.contains("Content-Length: 10000\r\n") && text.hasSuffix(Self.body))
+            #expect(reads.count >= 4, "the body came in \(reads.count) reads: \(reads)")
+            let span = (reads.last ?? 0) - (reads.first ?? 0)
+            #expect(span >= 0.25 && span < 3, "the pieces spread over \(span) s, for 400 ms asked")
+            #expect(try client.get("/paced").status == 200, "the connection is reused after a paced body")
+        }
+    }
+
+    @Test func dribble_Chunked_IsChunkedCoding() async throws {
+        try await serve(#""dribble": {"pieces": 3, "overMs": 100, "chunked": true}"#) { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /paced HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let (text, _) = Self.timedRead(client)
+            #expect(text.contains("Transfer-Encoding: chunked\r\n") && !text.contains("Content-Length"))
+            #expect(text.hasSuffix("\r\n0\r\n\r\n"))
+        }
+    }
+
+    /// 10,000 bytes at 20,000 bytes a second: about half a second, in parts of 1,000 bytes.
+    @Test func bandwidth_CapsTheRate() async throws {
+        try await serve(#""bandwidth": "20000""#) { server in
+            let client = try RawClient(port: server.port)
+            let started = Date()
+            let response = try client.get("/paced")
+            let took = Date().timeIntervalSince(started)
+            #expect(response.status == 200 && response.text == Self.body)
+            #expect(took >= 0.4 && took < 5, "took \(took) s")
+        }
+    }
+
+    /// A preset carries its latency as time to the first byte; HEAD gets the head at once.
+    @Test func preset_AddsItsLatency_AndHEADIsNotPaced() async throws {
+        try await serve(#""bandwidth": "3g""#) { server in
+            let client = try RawClient(port: server.port)
+            #expect(try client.get("/paced").text == Self.body)
+            #expect(try server.journalEntries().last?.delayMs == 100)
+            let started = Date()
+            client.send("HEAD /paced HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let head = try #require(client.readSome().flatMap { RawResponse(parsing: $0, bodyless: true) })
+            #expect(head.status == 200 && head.header("Content-Length") == "10000")
+            #expect(Date().timeIntervalSince(started) < 1)
+        }
+    }
+
+    /// A hundred throttled downloads of a quarter of a second each, on one event-loop thread: together
+    /// they take about as long as one, since no thread sleeps for any of them.
+    @Test func manyThrottledConnections_ShareOneThread() async throws {
+        try await serve(#""bandwidth": "40000""#, threads: 1) { server in
+            let clients = try (0..<100).map { _ in try RawClient(port: server.port) }
+            let started = Date()
+            for client in clients { client.send("GET /paced HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
+            for client in clients { #expect(try client.readResponse().body.count == 10_000) }
+            let took = Date().timeIntervalSince(started)
+            #expect(took >= 0.1 && took < 10, "100 downloads of 0.25 s took \(took) s (one after another: 25 s)")
+        }
+    }
+
+    @Test func badPaces_AreLoadErrors() throws {
+        func problems(_ pace: String) throws -> String {
+            let folder = try ScratchContracts(contracts: [("p.json", Self.contract(pace))], fixtures: [("body.txt", "x")])
+            do {
+                _ = try MockServer(configuration: .init(port: 0, contractsDirectory: folder.contracts, fixturesDirectory: folder.fixtures))
+                return ""
+            } catch {
+                return error.problems.map { "\($0.path): \($0.reason)" }.joined(separator: " | ")
+            }
+        }
+        #expect(try problems(#""bandwidth": "5g""#).contains("\"5g\" is not a bandwidth: one of edge, 3g, lte, wifi"))
+        #expect(try problems(#""dribble": {"pieces": 3}"#).contains("dribble.overMs: is required"))
+        #expect(try problems(#""bandwidth": "3g", "dribble": {"pieces": 2, "overMs": 10}"#).contains("has both"))
+        #expect(Bandwidth(text: "wifi") == Bandwidth(bytesPerSecond: 3_932_160, latencyMs: 2))
+    }
+}
