@@ -73,6 +73,20 @@ struct ContractDispatcherTests {
         #expect(Date().timeIntervalSince(started) < 45, "the minute's delay was not cut short")
     }
 
+    /// A dribbled body arrives whole, after the time its pieces take over a socket.
+    @Test func aPacedBody_ArrivesWhole_AfterItsPace() async throws {
+        let folder = try ScratchContracts(contracts: [("paced.json", #"""
+            {"domain": "paced", "endpoints": [{"id": "paced", "method": "GET", "path": "/slow", "response": {"contentType": "text/plain"},
+              "scenarios": [{"name": "success", "status": 200, "body": "paced.txt", "dribble": {"pieces": 4, "overMs": 300},
+                             "expect": "success"}]}]}
+            """#)], fixtures: [("paced.txt", "one two three four")])
+        let client = APIClient(environment: .local(), dispatcher: try ContractDispatcher(contracts: folder.contracts,
+                                                                                       fixtures: folder.fixtures))
+        let started = Date()
+        #expect(await client.send(SlowAPI.slow, decoding: .text).value == "one two three four")
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+    }
+
     /// The cart's store, in memory: a create/edit/delete walk per session, and the 412 of a stale ETag.
     @Test func resourcesAreServedFromTheStore_PerSession() async throws {
         let cart = CartService(client: client) { "t" }
