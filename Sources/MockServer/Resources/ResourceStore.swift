@@ -107,7 +107,7 @@ final class ResourceStore: Sendable {
     func reset(resourceID: String?, session: String?) {
         if let persistence, session == nil || session == ScenarioStore.defaultSession {
             // The files are those read at start and those written since, by the default session.
-            let written = state.withValue { Array($0.sessions[ScenarioStore.defaultSession]?.collections.keys ?? [:].keys) }
+            let written = state.withValue { $0.sessions[ScenarioStore.defaultSession].map { Array($0.collections.keys) } ?? [] }
             let forgotten = origins.withValue { origins -> Set<String> in
                 let ids = Set(origins.kept.keys).union(written).filter { resourceID == nil || $0 == resourceID }
                 for id in ids { origins.kept[id] = nil }

@@ -192,8 +192,16 @@ final class RequestHandler: HTTPResponder {
             let response = resources.respond(operation, of: resource, request: request, itemID: parameters["id"],
                                              session: selection.session,
                                              naming: MockHeader.naming(endpoint: route.id, scenario: play.name))
-            return journaled(.respond(response, note: .init(source: play.name)),
-                             entry(request, endpoint: route.id, selection: selection, status: response.status.code))
+            // The server's latency and bandwidth apply to the store's answers as to any other.
+            let delay = latency.delay(fixed: serverBandwidth?.latencyMs ?? 0, latency: nil)
+            let note = Reply.Note(source: play.name)
+            let reply = if let serverBandwidth, !response.body.isEmpty {
+                Pacing(serverBandwidth).reply(response, delayMs: delay, note: note)
+            } else {
+                Reply(.respond(response), delayMs: delay, note: note)
+            }
+            return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: response.status.code,
+                                          delayMs: delay))
         }
         var body: [UInt8] = []
         if play.fixture != nil {

@@ -80,6 +80,17 @@ struct NetworkConditionTests {
         #expect((2...6).contains(first.sorted()[20]), "median of 41 draws: \(first.sorted()[20]) ms")
     }
 
+    /// The server's latency and bandwidth reach a resource's store too.
+    @Test func serverConditions_ApplyToResources() async throws {
+        let contract = #"{"domain": "r", "resources": [{"id": "notes", "path": "/notes", "fields": {"text": "string"}}]}"#
+        try await serve(contract, configure: { $0.latency = Latency(text: "120"); $0.bandwidth = Bandwidth(text: "lte") }) { server, client throws in
+            let started = Date()
+            #expect(try client.get("/notes").text == "[]")
+            #expect(Date().timeIntervalSince(started) >= 0.14)
+            #expect(try server.journalEntries().last?.delayMs == 140, "120 ms of latency and lte's 20 ms")
+        }
+    }
+
     @Test func latencyText_ParsesEachFormOrNothing() {
         #expect(Latency(text: "200") == .fixed(200))
         #expect(Latency(text: "100-500") == .uniform(100, 500))
