@@ -41,6 +41,8 @@ struct CommandLineOptions {
           --latency <spec>     Wait before every response, on top of its scenario's: milliseconds (200),
                                a range (100-500) or lognormal:<median ms>:<sigma> (lognormal:80:0.5)
           --seed <n>           Seed the latency draws, so a run's waits can be replayed
+          --conditions <p>     Lay a network over every request: a profile (edge, 3g, lte, wifi, train) or a
+                               JSON file with latency, bandwidth, failurePercent and fault
           --bandwidth <b>      Send every response body at most this fast: edge, 3g, lte, wifi (presets
                                with their latency), or bytes per second
           --persist <dir>      Keep resources' items (of requests without X-Mock-Session) in <dir> across
@@ -115,6 +117,13 @@ struct CommandLineOptions {
                         + "or lognormal:<median ms>:<sigma>, at most \(Latency.maximum) ms")
                 }
                 configuration.latency = latency
+            case "--conditions":
+                let text = try value(for: flag, from: &remaining)
+                do {
+                    configuration.conditions = try ConditionProfile.named(text)
+                } catch {
+                    throw UsageError(description: "--conditions: \(error.message)")
+                }
             case "--bandwidth":
                 let text = try value(for: flag, from: &remaining)
                 guard let bandwidth = Bandwidth(text: text) else {

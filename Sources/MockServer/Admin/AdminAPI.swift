@@ -22,13 +22,14 @@ struct AdminAPI: Sendable {
     let eventQueueLimit: Int
     /// What `GET /__mock/health` tells of the server besides its contracts.
     let facts: ServerFacts
+    let conditions: ConditionsControl
 
     /// The routes and the methods each takes, for 405s and the 404's list.
     private static let routes: [(path: String, methods: String)] = [
         ("health", "GET"), ("contracts", "GET"), ("scenarios", "DELETE"), ("scenarios/{id}", "PUT, DELETE"),
         ("states", "GET, DELETE"), ("states/{domain}", "PUT, DELETE"), ("sessions", "GET, DELETE"),
         ("sessions/{id}", "DELETE"), ("reload", "POST"), ("journal", "GET, DELETE"), ("events", "GET"),
-        ("resources", "DELETE"), ("resources/{id}", "GET, DELETE"),
+        ("resources", "DELETE"), ("resources/{id}", "GET, DELETE"), ("conditions", "GET, PUT, DELETE"),
     ]
 
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
@@ -64,6 +65,8 @@ struct AdminAPI: Sendable {
         case ("GET", "resources", 2), ("DELETE", "resources", 1), ("DELETE", "resources", 2):
             return resourceCall(method, id: segments.count == 2 ? name : nil, session: query.first { $0.name == "session" }?.value,
                                 serving)
+        case ("GET", "conditions", 1), ("PUT", "conditions", 1), ("DELETE", "conditions", 1):
+            return conditionsCall(method, body: request.body)
         case ("POST", "reload", 1):
             let outcome = contracts.reload()
             return json(outcome.succeeded ? .ok : .unprocessableContent, ReloadListing(outcome))

@@ -13,11 +13,12 @@ final class LatencySampler: Sendable {
         state = Locked(seed ?? POSIX.monotonicNanoseconds())
     }
 
-    /// The milliseconds to wait for a play with `delayMs` and `latency`, at most ``Latency/maximum``.
-    func delay(fixed delayMs: Int, latency: Latency?) -> Int {
-        guard latency != nil || server != nil else { return delayMs }
+    /// The milliseconds to wait for a play with `delayMs` and `latency`, and a condition profile's
+    /// `extra` latency, at most ``Latency/maximum``.
+    func delay(fixed delayMs: Int, latency: Latency?, extra: Latency? = nil) -> Int {
+        guard latency != nil || server != nil || extra != nil else { return delayMs }
         var total = Double(delayMs)
-        for latency in [latency, server].compactMap({ $0 }) {
+        for latency in [latency, extra, server].compactMap({ $0 }) {
             switch latency {
             case .fixed(let milliseconds):
                 total += Double(milliseconds)
@@ -28,6 +29,11 @@ final class LatencySampler: Sendable {
             }
         }
         return Int(min(total, Double(Latency.maximum)))
+    }
+
+    /// True for `percent` in a hundred draws.
+    func chance(_ percent: Double) -> Bool {
+        percent > 0 && uniform() * 100 < percent
     }
 
     /// A uniform number in [0, 1).

@@ -7,6 +7,8 @@ public enum MockHeader {
     /// Request: the session whose state (scenario overrides, domain states, sequence positions, counters)
     /// the request reads and changes; requests without it share the default session.
     public static let session = "X-Mock-Session"
+    /// Request: the condition profile (`3g`, `train`, ...) laid over this request instead of the active one.
+    public static let conditions = "X-Mock-Conditions"
     /// Request: the admin token, when the admin API demands one.
     public static let adminToken = "X-Mock-Admin-Token"
 

@@ -69,6 +69,8 @@ public final class MockServer: Sendable {
         package var latency: Latency?
         /// The pace of every response body whose scenario sets none (`--bandwidth`).
         package var bandwidth: Bandwidth?
+        /// A condition profile laid over every request from the start (`--conditions`).
+        public var conditions: ConditionProfile?
         /// Seeds the latency draws, so a run's waits can be replayed (`--seed`).
         public var seed: UInt64?
 

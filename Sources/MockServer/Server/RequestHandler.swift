@@ -22,6 +22,7 @@ final class RequestHandler: HTTPResponder {
     /// `--bandwidth`: the pace of every body whose scenario sets none.
     private let serverBandwidth: Bandwidth?
     private let rateLimiter = RateLimiter()
+    private let conditions: ConditionsControl
 
     init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess,
          persistence: ResourcePersistence?, kept: [String: ResourceStore.Collection]) {
@@ -43,8 +44,9 @@ final class RequestHandler: HTTPResponder {
         journal = Journal(capacity: configuration.journalCapacity)
         facts = ServerFacts(contractsDirectory: configuration.contractsDirectory,
                             fixturesDirectory: configuration.fixturesDirectory)
+        conditions = ConditionsControl(initial: configuration.conditions)
         admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, resources: store, journal: journal,
-                         eventQueueLimit: configuration.eventQueueLimit, facts: facts)
+                         eventQueueLimit: configuration.eventQueueLimit, facts: facts, conditions: conditions)
     }
 
     func reject(_ status: HTTPStatus, reason: String) -> Reply {
@@ -159,6 +161,15 @@ final class RequestHandler: HTTPResponder {
                                              violations: validation.violations),
                              scenario: named.play.name)
         }
+        var profile = conditions.current
+        if let name = request.headers[MockHeader.conditions] {
+            guard let named = conditions.profile(named: name) else {
+                let violation = "header \(MockHeader.conditions): no condition profile \"\(name)\"; profiles: " + conditions.names
+                let response = ServerJSON.error(.badRequest, violation, headers: [(MockHeader.endpoint, route.id)])
+                return journaled(response, entry(request, endpoint: route.id, status: 400, violations: [violation]))
+            }
+            profile = named
+        }
         var limitFields: [(name: String, value: String)] = []
         if let limit = route.endpoint.rateLimit {
             let admission = rateLimiter.admit(limit, endpoint: route.id, session: session)
@@ -176,7 +187,7 @@ final class RequestHandler: HTTPResponder {
         // HEAD asks what a GET would get without being one: it moves no sequence, state or counter.
         let selection = scenarios.select(route, requested: requested, session: session,
                                          advancing: request.method != "HEAD")
-        var reply = answer(to: request, route: route, selection: selection, parameters: parameters)
+        var reply = answer(to: request, route: route, selection: selection, parameters: parameters, profile: profile)
         reply.addFields(limitFields)
         return reply
     }
@@ -185,18 +196,30 @@ final class RequestHandler: HTTPResponder {
         to request: HTTPRequest,
         route: Route,
         selection: Selection,
-        parameters: [String: String]
+        parameters: [String: String],
+        profile: ConditionProfile?
     ) -> Reply {
         let play = selection.play
+        // A condition profile's failures come before anything is served or stored: the network lost it.
+        if let profile, latency.chance(profile.failurePercent) {
+            let delay = latency.delay(fixed: profile.bandwidth?.latencyMs ?? 0, latency: nil, extra: profile.latency)
+            let reason = "conditions \(profile.name): \(profile.failurePercent)% of requests fail with \(profile.fault.rawValue)"
+            let action = profile.fault.transport(head: Self.failureHead, holdMs: 0, fixture: [])
+            return journaled(Reply(.transport(action), delayMs: delay, note: .init(source: play.name, outcome: profile.fault.rawValue)),
+                             entry(request, endpoint: route.id, selection: selection, fault: profile.fault.rawValue,
+                                   reason: reason, delayMs: delay))
+        }
+        let linkLatency = profile?.latency
         if let (resource, operation) = route.resource, play.name == Resource.storeScenario {
             let response = resources.respond(operation, of: resource, request: request, itemID: parameters["id"],
                                              session: selection.session,
                                              naming: MockHeader.naming(endpoint: route.id, scenario: play.name))
-            // The server's latency and bandwidth apply to the store's answers as to any other.
-            let delay = latency.delay(fixed: serverBandwidth?.latencyMs ?? 0, latency: nil)
+            // The server's and the profile's latency and bandwidth apply to the store's answers as to any other.
+            let bandwidth = profile?.bandwidth ?? serverBandwidth
+            let delay = latency.delay(fixed: bandwidth?.latencyMs ?? 0, latency: nil, extra: linkLatency)
             let note = Reply.Note(source: play.name)
-            let reply = if let serverBandwidth, !response.body.isEmpty {
-                Pacing(serverBandwidth).reply(response, delayMs: delay, note: note)
+            let reply = if let bandwidth, !response.body.isEmpty {
+                Pacing(bandwidth).reply(response, delayMs: delay, note: note)
             } else {
                 Reply(.respond(response), delayMs: delay, note: note)
             }
@@ -224,15 +247,16 @@ final class RequestHandler: HTTPResponder {
         }
         switch play.action {
         case .fault(let fault, let head, let holdMs):
-            let delay = latency.delay(fixed: play.delayMs, latency: play.latency)
+            let delay = latency.delay(fixed: play.delayMs, latency: play.latency, extra: linkLatency)
             let reply = Reply(.transport(fault.transport(head: head, holdMs: holdMs, fixture: body)),
                               delayMs: delay, note: .init(source: play.name, outcome: fault.rawValue))
             return journaled(reply, entry(request, endpoint: route.id, selection: selection, fault: fault.rawValue,
                                           delayMs: delay))
         case .respond(let status, let headWithBody, let headWithoutBody):
             let response = HTTPResponse(status: status, head: body.isEmpty ? headWithoutBody : headWithBody, body: body)
-            let bandwidth = play.bandwidth ?? serverBandwidth
-            let delay = latency.delay(fixed: play.delayMs + (bandwidth?.latencyMs ?? 0), latency: play.latency)
+            let bandwidth = play.bandwidth ?? profile?.bandwidth ?? serverBandwidth
+            let delay = latency.delay(fixed: play.delayMs + (bandwidth?.latencyMs ?? 0), latency: play.latency,
+                                      extra: linkLatency)
             let pacing = play.dribble.map { Pacing($0, bodySize: body.count) } ?? bandwidth.map(Pacing.init)
             let reply = if let pacing, !body.isEmpty {
                 pacing.reply(response, delayMs: delay, note: .init(source: play.name))
@@ -247,6 +271,9 @@ final class RequestHandler: HTTPResponder {
             return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 500))
         }
     }
+
+    /// The head a `truncated_body` failure announces.
+    private static let failureHead = HTTPResponseEncoder.statusAndFields(.ok, [("Content-Type", "application/json")])
 
     private func entry(
         _ request: HTTPRequest,
