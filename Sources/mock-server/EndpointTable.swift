@@ -13,7 +13,7 @@ enum EndpointTable {
             : "\(count) endpoints in \(plural(contracts.contracts.count, "contract")); "
                 + "mock-server --list-endpoints prints them"
         return listing + "\nadmin API: /__mock/contracts, /__mock/scenarios/{id}, /__mock/states, /__mock/sessions, "
-            + "/__mock/resources/{id}, /__mock/reload, /__mock/journal, /__mock/events, /__mock/health"
+            + "/__mock/resources/{id}, /__mock/conditions, /__mock/reload, /__mock/journal, /__mock/events, /__mock/health"
     }
 
     /// One line per endpoint, in contract order, under a header, the columns aligned. Each endpoint's
