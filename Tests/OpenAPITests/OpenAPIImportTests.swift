@@ -1,0 +1,120 @@
+import ContractModel
+import Foundation
+import OpenAPI
+import Testing
+
+/// Documents in the style of real ones, imported: what the contracts say, and what the report lists.
+struct OpenAPIImportTests {
+    private func document(_ name: String) -> String { OpenAPITestFiles.documents + "/" + name }
+
+    private func endpoint(_ id: String, in contracts: ContractSet, sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> ContractEndpoint {
+        try #require(contracts.endpoints.first { $0.id == id }, "no endpoint \(id)", sourceLocation: sourceLocation)
+    }
+
+    private func fixture(_ scenario: Scenario?, in contracts: ContractSet) throws -> JSONValue {
+        let body = try #require(scenario?.body)
+        return try OpenAPITestFiles.json(contracts.fixturesDirectory + "/" + body)
+    }
+
+    @Test func petStore_GivesAContractPerTag_WithParametersBodiesAuthAndScenarios() throws {
+        let (scratch, outcome) = try OpenAPITestFiles.importing(document("petstore.json"))
+        let contracts = try ContractLoader.load(contractsDirectory: scratch.contracts, fixturesDirectory: scratch.fixtures)
+        #expect(contracts.contracts.map(\.domain).sorted() == ["pets", "store"])
+        #expect(contracts.contracts.first { $0.domain == "pets" }?.description == "Everything about your pets")
+
+        let list = try endpoint("listPets", in: contracts)
+        #expect(list.request.query == ["limit": FieldType(kind: .integer, isOptional: true),
+                                       "status": FieldType(kind: .string, isOptional: true)])
+        #expect(!list.request.bearerAuth, "security: [] turns the document's bearer auth off")
+        #expect(list.scenarios.map(\.name) == ["ok", "default"])
+        #expect(list.scenarios.map(\.status) == [200, 500] && list.scenarios.map(\.expect) == [.success, .serverErr])
+        #expect(list.scenarios[0].headers == ["x-next": "/pets?page=2"])
+        // No example: one made from the schema, allOf merged, within maxItems.
+        #expect(try fixture(list.scenarios[0], in: contracts)
+                == JSONValue.parse(Array(#"[{"id": 1, "name": "string", "tag": "string", "callbackUrl": "https://example.com/"}]"#.utf8)))
+
+        let create = try endpoint("createPet", in: contracts)
+        #expect(create.request.bearerAuth)
+        #expect(create.request.body?.kind == .json)
+        #expect(create.request.body?.fields == ["name": FieldType(kind: .string), "tag": FieldType(kind: .string, isOptional: true),
+                                                "callbackUrl": FieldType(kind: .string, isOptional: true)])
+        #expect(create.scenarios.map(\.name) == ["created-cat", "created-dog", "unprocessableContent"])
+        #expect(try fixture(create.scenarios[0], in: contracts)[pointer: "/name"] == .string("Tom"), "from components/examples")
+        #expect(create.scenarios[1].description == "A dog")
+
+        let show = try endpoint("showPetById", in: contracts)
+        #expect(show.request.pathParams == ["petId": FieldType(kind: .integer)])
+        #expect(show.request.headers == ["X-Request-ID": FieldType(kind: .string)])
+        #expect(try fixture(show.scenario(named: "notFound"), in: contracts)[pointer: "/message"] == .string("pet not found"))
+        #expect(try endpoint("deletePet", in: contracts).scenarios.first?.body == nil)
+
+        let upload = try endpoint("uploadPhoto", in: contracts)
+        #expect(upload.request.body?.kind == .multipart)
+        #expect(upload.request.body?.fields == ["file": FieldType(kind: .file), "caption": FieldType(kind: .string, isOptional: true),
+                                                "metadata": FieldType(kind: .json, isOptional: true)])
+        #expect(upload.contentType == "text/plain")
+
+        let order = try endpoint("placeOrder", in: contracts)
+        #expect(order.request.body?.kind == .form)
+        #expect(order.request.headers == ["X-API-Key": FieldType(kind: .string)], "the apiKey scheme")
+        #expect(!order.request.bearerAuth)
+
+        let skipped = outcome.report.skipped.map(\.description)
+        #expect(skipped.contains("petstore.json: #/paths/~1pets/get/parameters/2: cookie parameter session is not checked (contracts do not read cookies)"))
+        #expect(skipped.contains("petstore.json: #/paths/~1pets/post/callbacks: callbacks are not mocked"))
+        #expect(outcome.summary.contains("validated: ok: 2 contracts, 6 endpoints"))
+    }
+
+    @Test func paginatedList_ServedUnderTheServersPath_WithOneScenarioPerNamedExample() throws {
+        let (scratch, outcome) = try OpenAPITestFiles.importing(document("paginated.json"))
+        let contracts = try ContractLoader.load(contractsDirectory: scratch.contracts, fixturesDirectory: scratch.fixtures)
+        #expect(contracts.contracts.map(\.domain) == ["articles-api"], "no tags: the document's title")
+        let list = try endpoint("getArticles", in: contracts)
+        #expect(list.path.description == "/v2/articles")
+        #expect(list.request.query == ["page": FieldType(kind: .integer, isOptional: true),
+                                       "per_page": FieldType(kind: .integer),
+                                       "q": FieldType(kind: .string, isOptional: true)])
+        #expect(list.request.headers == ["If-None-Match": FieldType(kind: .string, isOptional: true)])
+        #expect(list.scenarios.map(\.name) == ["ok-firstPage", "ok-lastPage", "notModified", "tooManyRequests", "status5XX"])
+        #expect(list.scenarios.map(\.status) == [200, 200, 304, 429, 500])
+        #expect(list.scenarios.map(\.expect) == [.success, .success, .networkFail, .requestErr, .serverErr])
+        #expect(list.scenarios[1].description == "The last page: no next")
+        #expect(try fixture(list.scenarios[1], in: contracts)[pointer: "/next"] == .null)
+        #expect(list.scenarios[0].headers["X-Total-Count"] == "1" && list.scenarios[0].headers["Link"]?.hasPrefix("<https") == true)
+        #expect(list.scenarios[3].headers == ["Retry-After": "30"])
+        #expect(list.scenarios[3].contentType == "application/problem+json")
+        #expect(try fixture(list.scenarios[3], in: contracts)[pointer: "/type"] == .string("about:blank"))
+
+        let article = try endpoint("getArticlesByArticleId", in: contracts)
+        let made = try fixture(article.scenarios.first, in: contracts)
+        #expect(made[pointer: "/id"] == .string("00000000-0000-4000-8000-000000000000"))
+        #expect(made[pointer: "/publishedAt"] == .string("2024-01-01T00:00:00Z") && made[pointer: "/tags"] == .array([.string("string")]))
+        #expect(made[pointer: "/author"] == .string("user@example.com"))
+
+        let skipped = outcome.report.skipped.map(\.description)
+        #expect(skipped.contains { $0.contains("#/webhooks: webhooks are not mocked") })
+        #expect(skipped.contains { $0.contains("#/paths/~1files~1{name}.txt/get: the path /files/{name}.txt has a parameter inside a segment") })
+        #expect(skipped.contains { $0.contains("#/servers/0: paths are served under /v2") })
+    }
+
+    @Test func oneOfAndRefChains_AreResolved_AndRecursionCut() throws {
+        let (scratch, outcome) = try OpenAPITestFiles.importing(document("polymorphic.json"))
+        let contracts = try ContractLoader.load(contractsDirectory: scratch.contracts, fixturesDirectory: scratch.fixtures)
+        let add = try endpoint("addShape", in: contracts)
+        #expect(add.request.body?.fields == ["kind": FieldType(kind: .string), "color": FieldType(kind: .string),
+                                             "radius": FieldType(kind: .number, isOptional: true),
+                                             "side": FieldType(kind: .number, isOptional: true),
+                                             "labels": FieldType(kind: .json, isOptional: true)])
+        #expect(add.scenarios.map(\.name) == ["created", "badRequest-tooSmall", "badRequest-unknownKind"])
+        #expect(try fixture(add.scenarios[1], in: contracts)[pointer: "/error"] == .string("radius must be positive"), "an example $ref chain")
+        let shape = try fixture(try endpoint("getShape", in: contracts).scenarios.first, in: contracts)
+        #expect(shape == (try JSONValue.parse(Array(#"""
+            {"createdAt": "2024-01-01T00:00:00Z", "id": 1, "kind": "circle", "owner": "user@example.com", "radius": 1.5}
+            """#.utf8))))
+        #expect(try endpoint("getShape", in: contracts).request.pathParams == ["id": FieldType(kind: .integer)])
+        let tree = try fixture(try endpoint("getTreesById", in: contracts).scenarios.first, in: contracts)
+        #expect(tree == (try JSONValue.parse(Array(#"{"children": [], "value": 10}"#.utf8))))
+        #expect(outcome.report.skipped.isEmpty)
+    }
+}
