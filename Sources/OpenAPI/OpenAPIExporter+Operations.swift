@@ -33,14 +33,17 @@ extension OpenAPIExporter {
     }
 
     /// Path, query and header parameters with their types; a path parameter the contract does not type
-    /// is a string.
+    /// is a string. A parameter that names a fixture file (`products/{id}.json`) lists the values that have
+    /// one as its examples.
     private func parameters(of endpoint: ContractEndpoint) -> [JSONValue] {
         let request = endpoint.request
+        let values = fixtureValues(of: endpoint)
         var parameters: [JSONValue] = endpoint.path.parameterNames.map { name in
-            Self.parameter(name, in: "path", type: request.pathParams[name] ?? FieldType(kind: .string))
+            Self.parameter(name, in: "path", type: request.pathParams[name] ?? FieldType(kind: .string),
+                           examples: values[name] ?? [])
         }
         for (name, type) in request.query.sorted(by: { $0.key < $1.key }) {
-            parameters.append(Self.parameter(name, in: "query", type: type))
+            parameters.append(Self.parameter(name, in: "query", type: type, examples: values[name] ?? []))
         }
         for (name, type) in request.headers.sorted(by: { $0.key < $1.key })
         where !MockExtension.headersOpenAPIIgnores.contains(name.lowercased()) {
@@ -49,13 +52,40 @@ extension OpenAPIExporter {
         return parameters
     }
 
-    static func parameter(_ name: String, in location: String, type: FieldType, description: String? = nil) -> JSONValue {
+    static func parameter(_ name: String, in location: String, type: FieldType, description: String? = nil,
+                          examples: [String] = []) -> JSONValue {
         var parameter: [String: JSONValue] = [
             "name": .string(name), "in": .string(location),
             "required": .bool(location == "path" || !type.isOptional), "schema": type.schema(in: .text),
         ]
         if let description { parameter["description"] = .string(description) }
+        if !examples.isEmpty {
+            parameter["examples"] = .object(Dictionary(uniqueKeysWithValues: examples.map { value in
+                let typed: JSONValue = type.kind == .integer ? Int(value).map(JSONValue.integer) ?? .string(value) : .string(value)
+                return (ImportNames.word(value), JSONValue.object(["summary": .string("has a fixture"), "value": typed]))
+            }))
+        }
         return .object(parameter)
+    }
+
+    /// The values of each parameter that a fixture file exists for, from the file names a one-placeholder
+    /// pattern (`products/{id}.json`, `page-{page_no}.json`) reaches.
+    private func fixtureValues(of endpoint: ContractEndpoint) -> [String: [String]] {
+        var values: [String: Set<String>] = [:]
+        for body in endpoint.scenarios.compactMap(\.body) {
+            let names = FixturePath.placeholders(in: body)
+            guard names.count == 1, let name = names.first,
+                  let pattern = body.split(separator: "/").last.map(String.init),
+                  let open = pattern.firstRange(of: "{" + name + "}") else { continue }
+            let prefix = pattern[..<open.lowerBound], suffix = pattern[open.upperBound...]
+            for file in FixtureChecker.reachableFiles(body, of: endpoint, root: contracts.fixturesDirectory) ?? [] {
+                let fileName = file.split(separator: "/").last.map(String.init) ?? file
+                guard fileName.hasPrefix(prefix), fileName.hasSuffix(suffix),
+                      fileName.count > prefix.count + suffix.count else { continue }
+                values[name, default: []].insert(String(fileName.dropFirst(prefix.count).dropLast(suffix.count)))
+            }
+        }
+        return values.mapValues { $0.sorted() }
     }
 
     /// `X-Mock-Scenario` and `X-Mock-Session`, optional on every operation.

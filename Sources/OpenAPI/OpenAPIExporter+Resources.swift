@@ -32,6 +32,7 @@ extension OpenAPIExporter {
     /// Filters, sorting and paging for a list; the preconditions for the others.
     private static func resourceParameters(_ resource: Resource, _ operation: ResourceOperation) -> [JSONValue] {
         let optionalString = FieldType(kind: .string, isOptional: true)
+        let fields = "(" + resource.queryableFields.keys.sorted().map(regexEscaped).joined(separator: "|") + ")"
         switch operation {
         case .list:
             let filters = resource.queryableFields.sorted { $0.key < $1.key }.map { name, type in
@@ -39,9 +40,9 @@ extension OpenAPIExporter {
                           description: "Only items whose \(name) equals this (repeat it for any of several).")
             }
             return filters + [
-                parameter("_sort", in: "query", type: optionalString,
-                          description: "Fields to sort by, comma-separated; a leading - sorts descending."),
-                parameter("_order", in: "query", type: optionalString, description: "asc or desc, per _sort field."),
+                patterned("_sort", "Fields to sort by, comma-separated; a leading - sorts descending.",
+                          pattern: "^-?\(fields)(,-?\(fields))*$"),
+                patterned("_order", "asc or desc, per _sort field (give _sort too).", pattern: "^(asc|desc)(,(asc|desc))*$"),
                 pageParameter("_page", "The page, from 1 (10 items a page unless _limit says otherwise)."),
                 pageParameter("_limit", "Items per page."),
                 pageParameter("_per_page", "Items per page (as _limit)."),
@@ -54,6 +55,17 @@ extension OpenAPIExporter {
         case .create:
             return []
         }
+    }
+
+    private static func patterned(_ name: String, _ description: String, pattern: String) -> JSONValue {
+        .object([
+            "name": .string(name), "in": .string("query"), "required": .bool(false), "description": .string(description),
+            "schema": .object(["type": .string("string"), "pattern": .string(pattern)]),
+        ])
+    }
+
+    private static func regexEscaped(_ text: String) -> String {
+        String(text.flatMap { #"\^$.|?*+()[]{}-/"#.contains($0) ? ["\\", $0] : [$0] })
     }
 
     private static func pageParameter(_ name: String, _ description: String) -> JSONValue {
