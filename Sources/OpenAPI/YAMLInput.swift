@@ -1,9 +1,13 @@
 import ContractModel
 
-/// The one place the import reads YAML.
+/// The one place the import reads YAML: the contract model's reader (``JSONValue/parseYAML(_:)``), its
+/// errors given the file, line and column.
 enum YAMLInput {
     static func parse(file: String, bytes: [UInt8]) throws(OpenAPIImportError) -> JSONValue {
-        throw OpenAPIImportError(lines: ["\(file): YAML input is not available in this build yet; convert the document "
-            + "to JSON (for example with `python3 -c 'import json,sys,yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'`)"])
+        do {
+            return try JSONValue.parseYAML(bytes)
+        } catch {
+            throw OpenAPIImportError(lines: ["\(file):\(error.line):\(error.column): not valid YAML: \(error.reason)"])
+        }
     }
 }

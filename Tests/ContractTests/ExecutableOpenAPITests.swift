@@ -45,6 +45,8 @@ struct ExecutableOpenAPITests {
          ##"dangling.json: #/paths/~1a/get/responses/200/$ref: "#/components/responses/Nope" points to nothing in the document"##),
         ("external.json", #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"responses": {"200": {"$ref": "shared.json#/Ok"}}}}}}"#,
          #"external.json: #/paths/~1a/get/responses/200/$ref: "shared.json#/Ok" points into another document"#),
+        ("broken.yaml", "openapi: 3.1.0\npaths:\n  /a: {get: [1, 2\n",
+         "broken.yaml:4:1: not valid YAML: expected ',' or ']' in the flow sequence that starts at line 3, column 13"),
         ("future.json", #"{"openapi": "3.2.0", "info": {"title": "t", "version": "1"}, "paths": {}}"#,
          "future.json: #/openapi: OpenAPI 3.2.0 is not supported"),
     ]

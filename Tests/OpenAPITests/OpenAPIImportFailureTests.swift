@@ -36,6 +36,9 @@ struct OpenAPIImportFailureTests {
          #"external.json: #/paths/~1a/get/responses/200/$ref: "common.yaml#/responses/Ok" points into another document"#),
         ("nopaths.json", #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "components": {}}"#,
          "nopaths.json: #: the document has no paths, so there is nothing to mock"),
+        ("broken.yaml", "openapi: 3.0.0\ninfo:\n  title: t\n   version: 1\npaths: {}\n",
+         "broken.yaml:4:11: not valid YAML: ': ' is not allowed here"),
+        ("two.yml", "openapi: 3.1.0\n---\npaths: {}\n", "two.yml:2:1: not valid YAML: a second YAML document starts here"),
         ("badcode.json", minimal.replacing(#""200": %RESPONSE%"#, with: #""20x": {"description": "?"}"#),
          #"badcode.json: #/paths/~1a/get/responses/20x: "20x" is not a status code, a range such as 4XX, or default"#),
     ]

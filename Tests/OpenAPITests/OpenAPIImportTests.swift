@@ -117,4 +117,56 @@ struct OpenAPIImportTests {
         #expect(tree == (try JSONValue.parse(Array(#"{"children": [], "value": 10}"#.utf8))))
         #expect(outcome.report.skipped.isEmpty)
     }
+
+    @Test func yamlWithAnchorsAndAMergeKey_ImportsAsItsJSONWould() throws {
+        let (scratch, outcome) = try OpenAPITestFiles.importing(document("inventory.yaml"))
+        let contracts = try ContractLoader.load(contractsDirectory: scratch.contracts, fixturesDirectory: scratch.fixtures)
+        #expect(contracts.contracts.map(\.domain) == ["stock"])
+        #expect(contracts.contracts.first?.description == "What is on the shelves.\nQuantities are whole units.\n")
+        let list = try endpoint("listItems", in: contracts)
+        #expect(list.request.pathParams == ["warehouseId": FieldType(kind: .integer)], "an aliased path-level parameter")
+        #expect(list.request.query == ["sku": FieldType(kind: .string, isOptional: true), "inStock": FieldType(kind: .boolean)])
+        #expect(try fixture(list.scenarios.first, in: contracts) == JSONValue.parse(Array(#"""
+            [{"quantity": 1, "sku": "SKU-001", "updatedAt": "2024-01-01T00:00:00Z"}]
+            """#.utf8)))
+        let add = try endpoint("addItem", in: contracts)
+        #expect(add.request.bearerAuth)
+        #expect(add.request.body?.fields == ["sku": FieldType(kind: .string), "quantity": FieldType(kind: .integer),
+                                             "updatedAt": FieldType(kind: .string, isOptional: true)], "the anchored schema")
+        #expect(add.scenarios.map(\.name) == ["created", "notFound"])
+        #expect(try fixture(add.scenarios[1], in: contracts) == JSONValue.parse(Array(#"{"error": "not found"}"#.utf8)),
+                "the anchored response")
+        #expect(try endpoint("closeWarehouse", in: contracts).request.pathParams == ["warehouseId": FieldType(kind: .integer)])
+        #expect(outcome.report.skipped.isEmpty)
+    }
+
+    /// The document FastAPI's own generator writes (`app.openapi()`, see fastapi/generate.sh).
+    @Test func fastAPIsGeneratedDocument_Imports_WithItsOptionalsFormsFilesAndBearer() throws {
+        let (scratch, outcome) = try OpenAPITestFiles.importing(document("fastapi/fastapi.json"))
+        let contracts = try ContractLoader.load(contractsDirectory: scratch.contracts, fixturesDirectory: scratch.fixtures)
+        #expect(contracts.contracts.map(\.domain).sorted() == ["auth", "books", "bookshelf", "reviews"])
+        let list = try endpoint("list_books_books_get", in: contracts)
+        #expect(list.request.query == ["genre": FieldType(kind: .string, isOptional: true),
+                                       "q": FieldType(kind: .string, isOptional: true),
+                                       "limit": FieldType(kind: .integer, isOptional: true)])
+        #expect(list.scenarios.map(\.name) == ["ok", "unprocessableContent"])
+        let books = try fixture(list.scenarios.first, in: contracts)
+        #expect(books[pointer: "/0/genre"] == .string("fiction") && books[pointer: "/0/year"] == .number(1450))
+        #expect(books[pointer: "/0/added_at"] == .string("2024-01-01T00:00:00Z"))
+        let add = try endpoint("add_book_books_post", in: contracts)
+        #expect(add.request.bearerAuth, "HTTPBearer")
+        #expect(add.request.body?.fields == ["title": FieldType(kind: .string), "author": FieldType(kind: .string),
+                                             "genre": FieldType(kind: .string), "year": FieldType(kind: .integer, isOptional: true),
+                                             "tags": FieldType(kind: .json, isOptional: true)])
+        let cover = try endpoint("upload_cover_books__book_id__cover_post", in: contracts)
+        #expect(cover.request.body?.kind == .multipart)
+        #expect(cover.request.body?.fields == ["cover": FieldType(kind: .file), "caption": FieldType(kind: .string, isOptional: true)])
+        let login = try endpoint("login_login_post", in: contracts)
+        #expect(login.request.body?.kind == .form)
+        #expect(login.request.body?.fields == ["username": FieldType(kind: .string), "password": FieldType(kind: .string)])
+        let delete = try endpoint("delete_book_books__book_id__delete", in: contracts)
+        #expect(delete.scenarios.map(\.status) == [204, 404, 422] && delete.scenarios.first?.body == nil)
+        #expect(try endpoint("health_health_get", in: contracts).domain == "bookshelf", "untagged: the title")
+        #expect(outcome.report.skipped.isEmpty)
+    }
 }
