@@ -40,7 +40,7 @@ struct Staging {
         } catch {
             throw OpenAPIImportError(lines: error.problems.map {
                 $0.description.replacing(root + "/Contracts/", with: "").replacing(root + "/Fixtures", with: "Fixtures")
-            } + ["the imported contracts do not load (a bug of the import: please report it with the document)"])
+            } + ["the contracts made from the document do not load (its x-mock extensions, if any, may be at fault)"])
         }
     }
 
@@ -92,9 +92,6 @@ struct Commit {
             createdFolders.append(path)
         }
     }
-
-    /// Keeps what was placed.
-    func finish() {}
 
     /// Puts every replaced file back, removes every new one and every folder created for them.
     func rollBack() {

@@ -97,7 +97,7 @@ package struct OpenAPIImport {
             } else if force || manifest.hashes[file.key] == ImportManifest.hash(existing) {
                 toWrite.append(file)
             } else {
-                plan.report.keep(display(file))
+                plan.report.keep(file.target)
             }
         }
         var commit = Commit(staging: staging)
@@ -107,7 +107,6 @@ package struct OpenAPIImport {
             try commit.place(manifest.json(), at: contractsDirectory + "/" + ImportManifest.fileName)
             let loaded = try ContractLoader.load(contractsDirectory: contractsDirectory, fixturesDirectory: fixturesDirectory)
             let scenarios = loaded.endpoints.reduce(0) { $0 + $1.scenarios.count }
-            commit.finish()
             return Outcome(report: plan.report, written: toWrite.map(\.key), unchanged: unchanged, plan: plan,
                            validated: "validated: ok: \(loaded.contracts.count) contracts, \(loaded.endpoints.count) "
                                + "endpoints, \(scenarios) scenarios")
@@ -120,9 +119,5 @@ package struct OpenAPIImport {
             commit.rollBack()
             throw OpenAPIImportError(lines: ["cannot write the imported files: \(error)"])
         }
-    }
-
-    private func display(_ file: PlannedFile) -> String {
-        file.target
     }
 }
