@@ -46,14 +46,19 @@ echo "== openapi-spec-validator"
 CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
 
 # Starts the mock server on a free port with the contracts in $1 and fixtures in $2; sets SERVER and URL.
+# Each server writes to files of its own: a file left by the one before would give its port.
+SERVERS=0
 start_server() {
-    "$BIN" --port 0 --log off --quiet --contracts "$1" --fixtures "$2" >"$WORK/server.out" 2>"$WORK/server.err" &
+    SERVERS=$((SERVERS + 1))
+    OUT="$WORK/server-$SERVERS.out"
+    ERR="$WORK/server-$SERVERS.err"
+    "$BIN" --port 0 --log off --quiet --contracts "$1" --fixtures "$2" >"$OUT" 2>"$ERR" &
     SERVER=$!
     local line=""
     for _ in $(seq 1 200); do
-        line=$(head -n 1 "$WORK/server.out" 2>/dev/null || true)
+        line=$(head -n 1 "$OUT" 2>/dev/null || true)
         [[ $line == listening* ]] && break
-        kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/server.err"; echo "mock-server did not start"; exit 1; }
+        kill -0 "$SERVER" 2>/dev/null || { cat "$ERR"; echo "mock-server did not start"; exit 1; }
         sleep 0.05
     done
     [[ $line == listening* ]] || { echo "mock-server did not say where it listens"; exit 1; }
@@ -61,7 +66,7 @@ start_server() {
 }
 
 stop_server() {
-    kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/server.err"; echo "mock-server died during the run"; exit 1; }
+    kill -0 "$SERVER" 2>/dev/null || { cat "$ERR"; echo "mock-server died during the run"; exit 1; }
     kill "$SERVER"
     wait "$SERVER" 2>/dev/null || true
     SERVER=""
