@@ -69,7 +69,8 @@ struct CommandLineOptions {
                                (JSON or YAML), then validate them; files edited since the last import are
                                kept unless --force; prints what it could not express
 
-        EXIT CODES: 0 fine, 1 contract problems (or the port or a folder unusable), 2 usage errors.
+        EXIT CODES: 0 fine, 1 contract problems (or a document import cannot read, or the port or a folder
+                    unusable), 2 usage errors.
         """
 
     struct UsageError: Error, CustomStringConvertible {

@@ -10,7 +10,8 @@
 #      the original document. The paginated API's /files/{name}.txt is excluded: a parameter inside a path
 #      segment cannot be a contract route, and the import says so. (polymorphic.json is not run here: its
 #      integer path parameter would get Schemathesis's `2.0`, a JSON Schema integer that the mock, like
-#      most servers, refuses with a 400 the document does not list.)
+#      most servers, refuses with a 400 the document does not list.) Each imported set is also exported
+#      again and that document validated.
 # Every endpoint answers its first scenario, a success, unless a request names another in X-Mock-Scenario.
 # The document describes that header as an optional string without an enum, so Schemathesis sends made-up
 # names (answered 400, which is documented) and never picks a scenario's deliberate failure (a fault, a 5xx
@@ -93,6 +94,10 @@ for document in petstore.json paginated.json inventory.yaml fastapi/fastapi.json
     rm -rf "$WORK/$name"
     "$BIN" openapi import "$DOCUMENTS/$document" --contracts "$WORK/$name/Contracts" --fixtures "$WORK/$name/Fixtures" \
         >"$WORK/$name.import"
+    # What was imported exports again to a valid document.
+    "$BIN" openapi export --contracts "$WORK/$name/Contracts" --fixtures "$WORK/$name/Fixtures" -o "$WORK/$name.json" \
+        2>/dev/null
+    "$VENV/bin/openapi-spec-validator" "$WORK/$name.json"
     start_server "$WORK/$name/Contracts" "$WORK/$name/Fixtures"
     echo "== schemathesis: $document, imported, against $URL"
     extra=()
