@@ -73,6 +73,26 @@ struct OpenAPIRoundTripTests {
         #expect(list.scenarios.first?.status == 200 && list.request.bearerAuth)
     }
 
+    /// What an import made from a test document survives export and import again unchanged.
+    @Test(arguments: ["petstore.json", "paginated.json", "polymorphic.json", "inventory.yaml", "fastapi/fastapi.json"])
+    func importedDocument_ExportedAndImportedAgain_IsTheSame(document: String) throws {
+        let (first, _) = try OpenAPITestFiles.importing(OpenAPITestFiles.documents + "/" + document)
+        let imported = try ContractLoader.load(contractsDirectory: first.contracts, fixturesDirectory: first.fixtures)
+        let exported = OpenAPIExporter(contracts: imported).document().prettyPrinted()
+        let file = try OpenAPITestFiles.temporaryDocument("again.json", String(decoding: exported, as: UTF8.self))
+        let (second, _) = try OpenAPITestFiles.importing(file)
+        let again = try ContractLoader.load(contractsDirectory: second.contracts, fixturesDirectory: second.fixtures)
+        #expect(again.contracts.flatMap(ContractEquivalence.lines(of:)) == imported.contracts.flatMap(ContractEquivalence.lines(of:)))
+        for endpoint in imported.endpoints {
+            for scenario in endpoint.scenarios {
+                for file in FixtureExamples.files(of: scenario, endpoint: endpoint, root: first.fixtures) {
+                    #expect(ContractEquivalence.fixture(file, in: second.fixtures)
+                            == ContractEquivalence.fixture(file, in: first.fixtures), "\(file)")
+                }
+            }
+        }
+    }
+
     /// Every `x-mock` key removed, wherever it is.
     static func withoutExtensions(_ value: JSONValue) -> JSONValue {
         switch value {
