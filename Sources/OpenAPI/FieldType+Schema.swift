@@ -21,7 +21,8 @@ extension FieldType {
         case .number: schema = ["type": .string("number")]
         case .boolean: schema = ["type": .string("boolean")]
         case .file:
-            schema = carrier == .multipart ? ["type": .string("string"), "format": .string("binary")] : ["type": .string("string")]
+            schema = ["type": .string("string")]
+            if carrier == .multipart { schema["format"] = .string("binary") }
         case .json:
             switch carrier {
             case .json: return .object([:]) // any JSON value, null included

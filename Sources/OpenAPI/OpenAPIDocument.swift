@@ -54,7 +54,9 @@ struct OpenAPIDocument {
     }
 
     /// `value` with its `$ref` chain followed, and the pointer where the value found is.
-    func resolve(_ value: JSONValue, at pointer: String) throws(OpenAPIImportError) -> (value: JSONValue, pointer: String) {
+    func resolve(_ value: JSONValue, at pointer: String) throws(OpenAPIImportError)
+        -> (value: JSONValue, pointer: String)
+    {
         var current = value
         var location = pointer
         var seen: [String] = []

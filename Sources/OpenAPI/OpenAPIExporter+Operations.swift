@@ -61,8 +61,9 @@ extension OpenAPIExporter {
         if let description { parameter["description"] = .string(description) }
         if !examples.isEmpty {
             parameter["examples"] = .object(Dictionary(uniqueKeysWithValues: examples.map { value in
-                let typed: JSONValue = type.kind == .integer ? Int(value).map(JSONValue.integer) ?? .string(value) : .string(value)
-                return (ImportNames.word(value), JSONValue.object(["summary": .string("has a fixture"), "value": typed]))
+                let number = type.kind == .integer ? Int(value).map(JSONValue.integer) : nil
+                let example: JSONValue = .object(["summary": .string("has a fixture"), "value": number ?? .string(value)])
+                return (ImportNames.word(value), example)
             }))
         }
         return .object(parameter)
@@ -99,7 +100,9 @@ extension OpenAPIExporter {
             MockExtension.sessionHeader, in: "header", type: FieldType(kind: .string, isOptional: true),
             description: "The mock session whose scenario choices, states, sequences and resources the request "
                 + "uses (at most 128 bytes); without it, the default session.")
-        guard case .object(var fields) = session, case .object(var schema)? = fields["schema"] else { return [scenario, session] }
+        guard case .object(var fields) = session, case .object(var schema)? = fields["schema"] else {
+            return [scenario, session]
+        }
         schema["maxLength"] = .integer(128)
         fields["schema"] = .object(schema)
         return [scenario, .object(fields)]
@@ -133,9 +136,9 @@ extension OpenAPIExporter {
     /// for a success a schema inferred from the fixtures.
     func addScenarioResponses(of endpoint: ContractEndpoint, to responses: inout [Int: ResponseDraft]) {
         for (index, scenario) in endpoint.scenarios.enumerated() {
-            guard let status = scenario.status, scenario.name != Resource.storeScenario || endpoint.resource == nil else {
-                continue
-            }
+            // A resource's `store` is documented by what the store answers (OpenAPIExporter+Resources).
+            let isStore = endpoint.resource != nil && scenario.name == Resource.storeScenario
+            guard let status = scenario.status, !isStore else { continue }
             var draft = responses[status] ?? ResponseDraft()
             var note = "Scenario `\(scenario.name)`\(index == 0 ? " (the default)" : "")"
             if let description = scenario.description { note += ": " + description }

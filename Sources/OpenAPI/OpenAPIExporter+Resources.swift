@@ -134,8 +134,9 @@ extension OpenAPIExporter {
         let etag = ["ETag": ResponseDraft.header(example: nil)]
         switch operation {
         case .list:
+            let total = ResponseDraft.header(example: nil, schema: .object(["type": .string("integer")]))
             answer(200, "the items, filtered, sorted and paged.", schema: .object(["type": .string("array"), "items": item]),
-                   headers: ["X-Total-Count": ResponseDraft.header(example: nil, schema: .object(["type": .string("integer")]))])
+                   headers: ["X-Total-Count": total])
         case .create:
             answer(201, "the item created, with its id.", schema: item,
                    headers: etag.merging(["Location": ResponseDraft.header(example: nil)]) { first, _ in first })

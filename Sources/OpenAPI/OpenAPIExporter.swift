@@ -57,7 +57,9 @@ package struct OpenAPIExporter {
                     + "`X-Mock-Scenario` picks one per request. The `x-mock` extensions carry the scenarios, "
                     + "states and resources, so `mock-server openapi import` gives the contracts back."),
             ]),
-            "servers": .array([.object(["url": .string(serverURL), "description": .string("mock-server's default address")])]),
+            "servers": .array([
+                .object(["url": .string(serverURL), "description": .string("mock-server's default address")]),
+            ]),
             "tags": .array(tags),
             "paths": .object(paths.mapValues { .object($0) }),
             "components": .object(components),
@@ -77,7 +79,8 @@ package struct OpenAPIExporter {
             if !contract.states.isEmpty { fields["states"] = .strings(contract.states) }
             if !contract.resources.isEmpty {
                 fields["resources"] = .array(contract.resources.map { resource in
-                    ContractJSON.resource(resource, operations: contract.endpoints.filter { $0.resource?.id == resource.id })
+                    let operations = contract.endpoints.filter { $0.resource?.id == resource.id }
+                    return ContractJSON.resource(resource, operations: operations)
                 })
             }
             return .object(fields)

@@ -105,7 +105,8 @@ package struct OpenAPIImport {
             for file in toWrite { try commit.place(file.bytes, at: file.target) }
             for file in toWrite { manifest.hashes[file.key] = ImportManifest.hash(file.bytes) }
             try commit.place(manifest.json(), at: contractsDirectory + "/" + ImportManifest.fileName)
-            let loaded = try ContractLoader.load(contractsDirectory: contractsDirectory, fixturesDirectory: fixturesDirectory)
+            let loaded = try ContractLoader.load(contractsDirectory: contractsDirectory,
+                                                 fixturesDirectory: fixturesDirectory)
             let scenarios = loaded.endpoints.reduce(0) { $0 + $1.scenarios.count }
             return Outcome(report: plan.report, written: toWrite.map(\.key), unchanged: unchanged, plan: plan,
                            validated: "validated: ok: \(loaded.contracts.count) contracts, \(loaded.endpoints.count) "

@@ -120,8 +120,9 @@ extension OpenAPIImporter {
         case "array":
             if carrier == .json { return ("json", nullable) }
             let items = fields["items"] ?? .object([:])
-            return (try fieldType(items, at: Pointer.appending(location, "items"), carrier: carrier, encoding: encoding).kind,
-                    nullable)
+            let itemType = try fieldType(items, at: Pointer.appending(location, "items"), carrier: carrier,
+                                         encoding: encoding)
+            return (itemType.kind, nullable)
         case "object":
             if carrier == .text {
                 plan.report.skip(file, location, "an object in a parameter or form field is checked as a string")
@@ -136,7 +137,9 @@ extension OpenAPIImporter {
 
     /// A contract `body` from a Request Body Object: JSON, form or multipart with the schema's properties
     /// as fields; `nil` (reported) for what a contract cannot check.
-    private mutating func bodyRequirement(_ body: JSONValue, at pointer: String) throws(OpenAPIImportError) -> JSONValue? {
+    private mutating func bodyRequirement(_ body: JSONValue, at pointer: String) throws(OpenAPIImportError)
+        -> JSONValue?
+    {
         let (resolved, location) = try document.resolve(body, at: pointer)
         guard let content = resolved["content"]?.objectValue, !content.isEmpty else { return nil }
         let choices: [(kind: String, carrier: FieldType.Carrier, matches: (String) -> Bool)] = [
@@ -147,7 +150,8 @@ extension OpenAPIImporter {
         guard let choice = choices.first(where: { choice in content.keys.contains(where: choice.matches) }),
               let mediaType = content.keys.sorted().first(where: choice.matches), let media = content[mediaType] else {
             plan.report.skip(file, Pointer.appending(location, "content"), "a request body of "
-                + content.keys.sorted().joined(separator: ", ") + " is not checked (contracts check JSON, form and multipart bodies)")
+                + content.keys.sorted().joined(separator: ", ")
+                + " is not checked (contracts check JSON, form and multipart bodies)")
             return nil
         }
         for other in content.keys.sorted() where other != mediaType {
@@ -155,7 +159,8 @@ extension OpenAPIImporter {
                              "the mock accepts only \(mediaType) here")
         }
         if resolved["required"]?.boolValue != true {
-            plan.report.skip(file, location, "the request body is optional, which a contract cannot say; the body is not checked")
+            plan.report.skip(file, location,
+                             "the request body is optional, which a contract cannot say; the body is not checked")
             return nil
         }
         let mediaPointer = Pointer.appending(Pointer.appending(location, "content"), mediaType)
@@ -226,7 +231,8 @@ extension OpenAPIImporter {
         for name in (requirements[0].objectValue ?? [:]).keys.sorted() {
             let schemePointer = Pointer.appending("/components/securitySchemes", name)
             guard let scheme = document.value(at: schemePointer) else {
-                throw .at(file, Pointer.appending(at, "0/\(name)"), "security scheme \"\(name)\" is not in components/securitySchemes")
+                throw .at(file, Pointer.appending(at, "0/\(name)"),
+                          "security scheme \"\(name)\" is not in components/securitySchemes")
             }
             let (resolved, _) = try document.resolve(scheme, at: schemePointer)
             switch resolved["type"]?.stringValue {

@@ -31,7 +31,9 @@ extension OpenAPIImporter {
                 continue
             }
             let (resolved, location) = try document.resolve(response, at: at)
-            if resolved["links"] != nil { plan.report.skip(file, Pointer.appending(location, "links"), "links are not mocked") }
+            if resolved["links"] != nil {
+                plan.report.skip(file, Pointer.appending(location, "links"), "links are not mocked")
+            }
             let headers = try responseHeaders(resolved, at: location)
             let base = code == "default" ? "default" : Int(code).map(ImportNames.scenario(status:)) ?? "status\(code)"
             let description = resolved["description"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
@@ -193,7 +195,8 @@ extension OpenAPIImporter {
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"):
             true
         default:
             "!#$%&'*+-.^_`|~".utf8.contains(byte)

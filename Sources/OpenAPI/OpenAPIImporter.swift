@@ -159,7 +159,8 @@ package struct OpenAPIImporter {
             ?? ImportNames.derivedID(method: method, path: path)
         if ids.contains(id) {
             let unique = ImportNames.unique(id, in: ids)
-            plan.report.skip(file, Pointer.appending(pointer, "operationId"), "endpoint id \(id) is taken; this one is \(unique)")
+            plan.report.skip(file, Pointer.appending(pointer, "operationId"),
+                             "endpoint id \(id) is taken; this one is \(unique)")
             id = unique
         }
         ids.insert(id)
@@ -244,8 +245,11 @@ package struct OpenAPIImporter {
         var fileOfDomain: [String: String] = [:]
         for contract in mockContracts {
             guard let domain = contract["domain"]?.stringValue else { continue }
-            let name = contract["file"]?.stringValue.flatMap { FixturePath.staysInside($0) && !$0.contains("/") ? $0 : nil }
-                ?? ImportNames.slug(domain) + ".json"
+            // The file name as exported, if it is one; never a path elsewhere.
+            let written = contract["file"]?.stringValue.flatMap { file in
+                FixturePath.staysInside(file) && !file.contains("/") ? file : nil
+            }
+            let name = written ?? ImportNames.slug(domain) + ".json"
             var json: [String: JSONValue] = ["domain": .string(domain)]
             for key in ["description", "states", "resources"] { json[key] = contract[key] }
             let listed = contract["endpoints"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -278,7 +282,7 @@ package struct OpenAPIImporter {
     }
 
     private func tagDescription(_ domain: String) -> String? {
-        document.root["tags"]?.arrayValue?.first { ImportNames.slug($0["name"]?.stringValue ?? "") == domain }?["description"]?
-            .stringValue
+        let tag = document.root["tags"]?.arrayValue?.first { ImportNames.slug($0["name"]?.stringValue ?? "") == domain }
+        return tag?["description"]?.stringValue
     }
 }
