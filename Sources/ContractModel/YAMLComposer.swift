@@ -163,7 +163,7 @@ struct YAMLComposer {
     /// A scalar in a key's place: its text is the key.
     private mutating func addKey(text: String, style: YAMLScalarStyle, event: YAMLEvent)
         throws(YAMLReadError) -> JSONValue? {
-        if style == .plain && text.isEmpty && event.tag != YAMLTag.string {
+        if style == .plain && text.isEmpty && event.tag != YAMLTag.string && event.tag != YAMLTag.nonSpecific {
             throw YAMLReadError("this mapping entry has no key", at: event.mark)
         }
         if event.tag != nil || event.anchor != nil {

@@ -41,7 +41,7 @@ struct YAMLParser {
         case .implicitDocumentStart:
             let token = try scanner.peek()
             switch token.kind {
-            case .versionDirective, .documentStart, .documentEnd, .streamEnd: return try documentStart()
+            case .directive, .documentStart, .documentEnd, .streamEnd: return try documentStart()
             default:
                 states.append(.documentEnd)
                 state = .blockNode
@@ -50,7 +50,7 @@ struct YAMLParser {
         case .documentStart: return try documentStart()
         case .documentContent:
             switch try scanner.peek().kind {
-            case .versionDirective, .documentStart, .documentEnd, .streamEnd:
+            case .directive, .documentStart, .documentEnd, .streamEnd:
                 state = states.removeLast()
                 return YAMLEvent(.scalar("", .plain), at: try scanner.peek().mark)
             default: return try node(block: true)
@@ -93,8 +93,12 @@ struct YAMLParser {
         }
         let start = token.mark
         var hasDirectives = false
-        while case .versionDirective = token.kind {
-            if hasDirectives { throw YAMLReadError("a document has at most one %YAML directive", at: token.mark) }
+        var hasVersion = false
+        while case .directive(let name) = token.kind {
+            if name == "YAML" {
+                if hasVersion { throw YAMLReadError("a document has at most one %YAML directive", at: token.mark) }
+                hasVersion = true
+            }
             hasDirectives = true
             _ = try scanner.next()
             token = try scanner.peek()
@@ -115,7 +119,7 @@ struct YAMLParser {
         let token = try scanner.peek()
         switch token.kind {
         case .documentEnd: _ = try scanner.next()
-        case .documentStart, .streamEnd, .versionDirective: break
+        case .documentStart, .streamEnd, .directive: break
         default:
             throw YAMLReadError("\(token.description) cannot follow the document's top-level value; is it "
                                 + "indented too little?", at: token.mark)

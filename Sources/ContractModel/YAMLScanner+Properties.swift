@@ -12,6 +12,9 @@ extension YAMLScanner {
         allowSimpleKey = false
         let start = cursor.mark
         append(.anchor(try anchorName(after: "&")), at: start)
+        if cursor.peek() == UInt8(ascii: "[") || cursor.peek() == UInt8(ascii: "{") {
+            throw failure("a space must follow the anchor before the collection it names")
+        }
     }
 
     /// The name after `&` or `*`: any characters up to white space or a flow indicator (YAML 1.2
@@ -64,13 +67,14 @@ extension YAMLScanner {
             if handle == "!!" && suffix.isEmpty { throw YAMLReadError("'!!' needs a tag name after it", at: start) }
         }
         let next = cursor.peek()
-        guard next.isBlankBreakOrEnd || (flowLevel > 0 && next.isFlowIndicator) else {
+        let endsFlowEntry = next == UInt8(ascii: ",") || next == UInt8(ascii: "]") || next == UInt8(ascii: "}")
+        guard next.isBlankBreakOrEnd || (flowLevel > 0 && endsFlowEntry) else {
             throw failure("a tag must be followed by a space")
         }
         append(.tag(name), at: start)
     }
 
-    /// `%YAML 1.x` is checked and kept; `%TAG` is refused; other directives are reserved and skipped.
+    /// `%YAML 1.x` is checked; `%TAG` is refused; other directives are reserved, and their parameters skipped.
     mutating func fetchDirective() throws(YAMLReadError) {
         unwindIndent(to: -1)
         try removeSimpleKey()
@@ -78,6 +82,7 @@ extension YAMLScanner {
         let start = cursor.mark
         cursor.advance()
         let name = word()
+        if name.isEmpty { throw failure("a directive needs a name after '%'") }
         switch name {
         case "YAML":
             while cursor.peek().isBlank { cursor.advance() }
@@ -91,12 +96,12 @@ extension YAMLScanner {
             guard parts[0] == "1" else {
                 throw YAMLReadError("YAML \(version) is not supported; this reader reads YAML 1.x", at: versionMark)
             }
-            append(.versionDirective(version), at: start)
         case "TAG":
             throw YAMLReadError("%TAG directives are not supported", at: start)
         default:
             while !cursor.peek().isBreak, !cursor.isAtEnd { cursor.advance() }
         }
+        append(.directive(name), at: start)
         while cursor.peek().isBlank { cursor.advance() }
         if cursor.peek() == UInt8(ascii: "#"), cursor.followsWhitespace {
             while !cursor.peek().isBreak, !cursor.isAtEnd { cursor.advance() }

@@ -3,8 +3,9 @@ struct YAMLToken {
     enum Kind: Equatable {
         case streamStart
         case streamEnd
-        /// `%YAML 1.2`; other directives are skipped, and `%TAG` is refused, by the scanner.
-        case versionDirective(String)
+        /// A directive by its name: `YAML` for `%YAML 1.2` (whose version the scanner checked), or a reserved one,
+        /// which is ignored. The scanner refuses `%TAG`.
+        case directive(String)
         case documentStart                  // ---
         case documentEnd                    // ...
         /// Where a block sequence or mapping opens: the scanner's indentation went deeper.
@@ -36,7 +37,7 @@ struct YAMLToken {
         switch kind {
         case .streamStart: "the start of the input"
         case .streamEnd: "the end of the input"
-        case .versionDirective: "a %YAML directive"
+        case .directive(let name): "a %\(name) directive"
         case .documentStart: "'---'"
         case .documentEnd: "'...'"
         case .blockSequenceStart: "the start of a block sequence"
@@ -53,8 +54,15 @@ struct YAMLToken {
         case .alias(let name): "the alias '*\(name)'"
         case .anchor(let name): "the anchor '&\(name)'"
         case .tag(let name): "the tag '\(YAMLTag.shortName(name))'"
-        case .scalar(let text, _): "the scalar '\(text.count > 40 ? text.prefix(40) + "…" : text[...])'"
+        case .scalar(let text, _): "the scalar '\(Self.shortened(text))'"
         }
+    }
+
+    /// The start of a scalar's text for a message, on one line: control characters escaped as in JSON.
+    private static func shortened(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        JSONValue.escape(String(text.prefix(40)), into: &bytes)
+        return String(decoding: bytes, as: UTF8.self) + (text.count > 40 ? "…" : "")
     }
 }
 

@@ -110,6 +110,14 @@ struct YAMLCollectionTests {
     @Test func emptyKey_IsRefused() {
         expectYAMLError(": v\n", line: 1, column: 1, "this mapping entry has no key")
         expectYAMLError("{: v}", line: 1, column: 2, "this mapping entry has no key")
+        expectYAMLError("{!!null : v}", line: 1, column: 2, "this mapping entry has no key")
+    }
+
+    @Test func emptyKey_TaggedAsAString_IsTheEmptyString() {
+        expectYAML("!!str : a\n", equalsJSON: #"{"":"a"}"#)
+        // Found by the differential test: '!' makes the empty scalar a string too.
+        expectYAML("{!  }", equalsJSON: #"{"":null}"#)
+        expectYAML("! : b\n", equalsJSON: #"{"":"b"}"#)
     }
 
     @Test func duplicateKey_IsRefused_AtTheSecondKey() {

@@ -45,6 +45,15 @@ struct YAMLDocumentTests {
         expectYAMLError("%YAML 1.2\na: 1\n", line: 2, column: 1, "expected '---' after the directives")
     }
 
+    @Test func reservedDirective_IsSkipped_ButStillNeedsADocumentStart() {
+        expectYAML("%FOO bar baz\n---\na: 1\n", equalsJSON: #"{"a":1}"#)
+        // Found by the differential test: the directive was skipped and the line after it ignored.
+        expectYAMLError("%- { url: x }\n", line: 2, column: 1, "expected '---' after the directives")
+        expectYAMLError("%FOO\na: 1\n", line: 2, column: 1, "expected '---' after the directives")
+        // Found by the differential test: a '%' with no name was taken for a directive.
+        expectYAMLError("%  YAML 1.2\n---\n", line: 1, column: 2, "a directive needs a name after '%'")
+    }
+
     @Test func tagDirective_IsRefused() {
         expectYAMLError("%TAG ! tag:example.com,2000:\n---\na\n", line: 1, column: 1,
                         "%TAG directives are not supported")
@@ -96,6 +105,14 @@ struct YAMLDocumentTests {
     @Test(arguments: ["!!binary aGk=", "!!timestamp 2001-12-14", "!!set {a}", "!local x", "!<tag:example.com:x> y"])
     func otherTags_AreRefused(value: String) {
         expectYAMLError("a: \(value)\n", line: 1, column: 4, "is not supported")
+    }
+
+    @Test func properties_NeedASpaceBeforeACollection() {
+        expectYAML("[&a , !!str , &b]", equalsJSON: #"[null,"",null]"#)
+        // Found by the differential test: `&a[` was read as an anchored sequence.
+        expectYAMLError("&flows[a]\n", line: 1, column: 7, "a space must follow the anchor")
+        expectYAMLError("a: !!seq[a]\n", line: 1, column: 9, "a tag must be followed by a space")
+        expectYAMLError("[!!map{}]\n", line: 1, column: 7, "a tag must be followed by a space")
     }
 
     @Test func namedTagHandle_IsRefused() {
