@@ -71,6 +71,10 @@ package struct OpenAPIImporter {
         if root["webhooks"] != nil { plan.report.skip(file, "/webhooks", "webhooks are not mocked") }
         guard let paths = root["paths"]?.objectValue else {
             if root["paths"] != nil { throw .at(file, "/paths", "must be an object of paths") }
+            if root["webhooks"] != nil {
+                throw .at(file, "", "the document has webhooks but no paths; webhooks are not mocked, so there is "
+                    + "nothing to mock")
+            }
             throw .at(file, "", "the document has no paths, so there is nothing to mock")
         }
         var endpoints: [ImportedEndpoint] = []

@@ -169,4 +169,28 @@ struct OpenAPIImportTests {
         #expect(try endpoint("health_health_get", in: contracts).domain == "bookshelf", "untagged: the title")
         #expect(outcome.report.skipped.isEmpty)
     }
+
+    /// The OpenAPI Specification's own example documents (YAML), kept by the YAML reader's tests.
+    @Test func theSpecificationsExamples_Import() throws {
+        let examples = OpenAPITestFiles.root + "/Tests/ContractModelTests/OpenAPIExamples/"
+        let (petScratch, petOutcome) = try OpenAPITestFiles.importing(examples + "petstore-expanded.yaml")
+        let pets = try ContractLoader.load(contractsDirectory: petScratch.contracts, fixturesDirectory: petScratch.fixtures)
+        #expect(pets.endpoints.map(\.id).sorted() == ["addPet", "deletePet", "find pet by id", "findPets"]
+            .map { $0.replacing(" ", with: "_") }.sorted())
+        #expect(try endpoint("findPets", in: pets).path.description == "/api/pets", "under the server's /api")
+        #expect(try endpoint("findPets", in: pets).request.query == ["tags": FieldType(kind: .string, isOptional: true),
+                                                                     "limit": FieldType(kind: .integer, isOptional: true)])
+        #expect(petOutcome.report.skipped.map(\.message) == ["paths are served under /api, the server's path"])
+
+        let (apiScratch, _) = try OpenAPITestFiles.importing(examples + "api-with-examples.yaml")
+        let api = try ContractLoader.load(contractsDirectory: apiScratch.contracts, fixturesDirectory: apiScratch.fixtures)
+        #expect(api.endpoints.count == 2)
+        #expect(api.endpoints.flatMap(\.scenarios).compactMap(\.status).sorted() == [200, 200, 203, 300])
+
+        let webhooks = try #require(throws: OpenAPIImportError.self) {
+            _ = try OpenAPITestFiles.importing(examples + "webhook-example.yaml")
+        }
+        #expect(webhooks.lines == ["webhook-example.yaml: #: the document has webhooks but no paths; webhooks are not "
+            + "mocked, so there is nothing to mock"])
+    }
 }
