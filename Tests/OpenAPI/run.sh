@@ -6,7 +6,7 @@
 #      requests made from the document (positive data only, a bounded number per operation) and checks each
 #      response: no 5xx, a documented status, a documented content type, a body that fits the schema;
 #   4. the other way round: test documents (a pet store, a paginated API served under /v2, YAML with
-#      anchors, FastAPI's generated document) are imported, served, and Schemathesis checks the mock against
+#      anchors, FastAPI's generated document, two of the OpenAPI Specification's examples) are imported, served, and Schemathesis checks the mock against
 #      the original document. The paginated API's /files/{name}.txt is excluded: a parameter inside a path
 #      segment cannot be a contract route, and the import says so. (polymorphic.json is not run here: its
 #      integer path parameter would get Schemathesis's `2.0`, a JSON Schema integer that the mock, like
@@ -89,7 +89,9 @@ schemathesis "$WORK/openapi.json" export --url "$URL"
 stop_server
 
 DOCUMENTS=$ROOT/Tests/OpenAPITests/OpenAPIDocuments
-for document in petstore.json paginated.json inventory.yaml fastapi/fastapi.json; do
+SPEC_EXAMPLES=../../ContractModelTests/OpenAPIExamples   # the OpenAPI Specification's own examples
+for document in petstore.json paginated.json inventory.yaml fastapi/fastapi.json \
+    "$SPEC_EXAMPLES/petstore-expanded.yaml" "$SPEC_EXAMPLES/api-with-examples.yaml"; do
     name=$(basename "$document" | tr . -)
     rm -rf "$WORK/$name"
     "$BIN" openapi import "$DOCUMENTS/$document" --contracts "$WORK/$name/Contracts" --fixtures "$WORK/$name/Fixtures" \
