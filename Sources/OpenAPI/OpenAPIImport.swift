@@ -78,7 +78,7 @@ package struct OpenAPIImport {
             PlannedFile(key: "contracts/" + $0.key, target: contractsDirectory + "/" + $0.key,
                         bytes: $0.value.prettyPrinted(keyOrder: ContractJSON.keyOrder, plainUnder: ContractJSON.nameMaps))
         }
-        let staging = try Staging(beside: contractsDirectory)
+        let staging = try ImportStaging(beside: contractsDirectory)
         defer { staging.remove() }
         try staging.validate(files.map { ($0.key, $0.bytes) })
 
@@ -100,7 +100,7 @@ package struct OpenAPIImport {
                 plan.report.keep(file.target)
             }
         }
-        var commit = Commit(staging: staging)
+        var commit = ImportCommit(staging: staging)
         do {
             for file in toWrite { try commit.place(file.bytes, at: file.target) }
             for file in toWrite { manifest.hashes[file.key] = ImportManifest.hash(file.bytes) }
