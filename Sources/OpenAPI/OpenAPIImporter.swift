@@ -139,7 +139,13 @@ package struct OpenAPIImporter {
         if let resource = mock?["resource"]?.stringValue, resourceIDs.contains(resource) { return nil }
         // The contract's path: the server's base path, and path parameters named as a contract allows.
         var renamed: [String: String] = [:]
-        let segments = (basePath + path).split(separator: "/", omittingEmptySubsequences: false).map { segment in
+        guard path.hasPrefix("/") else {
+            plan.report.skip(file, pointer, "the path \(path) does not start with /, so this operation is not mocked")
+            return nil
+        }
+        // `/` under a base path is the base path itself (`/v2`, not `/v2/`).
+        let fullPath = !basePath.isEmpty && path == "/" ? basePath : basePath + path
+        let segments = fullPath.split(separator: "/", omittingEmptySubsequences: false).map { segment in
             guard segment.hasPrefix("{") && segment.hasSuffix("}") && segment.count > 2 else { return String(segment) }
             let name = String(segment.dropFirst().dropLast())
             renamed[name] = ImportNames.parameter(name)

@@ -193,4 +193,18 @@ struct OpenAPIImportTests {
         #expect(webhooks.lines == ["webhook-example.yaml: #: the document has webhooks but no paths; webhooks are not "
             + "mocked, so there is nothing to mock"])
     }
+
+    @Test func rootPath_UnderABasePath_IsTheBasePath_AndAPathWithoutSlash_IsReported() throws {
+        let text = #"""
+            {"openapi": "3.1.0", "info": {"title": "Root", "version": "1"}, "servers": [{"url": "/api/"}],
+             "paths": {"/": {"get": {"responses": {"200": {"description": "the index"}}}},
+                       "pets": {"get": {"responses": {"200": {"description": "no slash"}}}}}}
+            """#
+        let (scratch, outcome) = try OpenAPITestFiles.importing(try OpenAPITestFiles.temporaryDocument("root.json", text))
+        let contracts = try ContractLoader.load(contractsDirectory: scratch.contracts, fixturesDirectory: scratch.fixtures)
+        #expect(contracts.endpoints.map(\.path.description) == ["/api"])
+        #expect(contracts.endpoints.first?.id == "get")
+        #expect(outcome.report.skipped.map(\.description).contains(
+            "root.json: #/paths/pets/get: the path pets does not start with /, so this operation is not mocked"))
+    }
 }
