@@ -39,7 +39,7 @@ extension OpenAPIImporter {
             let description = resolved["description"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
             var common: [String: JSONValue] = ["status": .integer(status), "expect": .string(Self.expectation(status))]
             if !headers.isEmpty { common["headers"] = .object(headers) }
-            guard let (mediaType, media) = chooseMedia(resolved, at: location) else {
+            guard let (documented, media) = chooseMedia(resolved, at: location) else {
                 let name = ImportNames.unique(base, in: names)
                 names.insert(name)
                 var scenario = common
@@ -48,12 +48,15 @@ extension OpenAPIImporter {
                 result.scenarios.append(.object(scenario))
                 continue
             }
+            let mediaPointer = Pointer.appending(Pointer.appending(location, "content"), documented)
+            let examples = try examples(of: media, at: mediaPointer)
+            let mediaType = try servedType(documented, media: media, examples: examples.compactMap(\.value),
+                                           at: mediaPointer)
             if !contentTypeChosen {
                 result.contentType = mediaType
                 contentTypeChosen = true
             }
-            let mediaPointer = Pointer.appending(Pointer.appending(location, "content"), mediaType)
-            for example in try examples(of: media, at: mediaPointer) {
+            for example in examples {
                 let name = ImportNames.unique(example.key.map { base + "-" + ImportNames.word($0) } ?? base, in: names)
                 names.insert(name)
                 var scenario = common
@@ -115,6 +118,21 @@ extension OpenAPIImporter {
                              "the mock answers \(chosen) only")
         }
         return content[chosen].map { (chosen, $0) }
+    }
+
+    /// The `Content-Type` to answer with: the documented media type, or for a range (`*/*`, `application/*`,
+    /// as springdoc writes) `application/json` when the body is an object or array, else `text/plain`.
+    private mutating func servedType(_ documented: String, media: JSONValue, examples: [JSONValue],
+                                     at pointer: String) throws(OpenAPIImportError) -> String {
+        guard documented.contains("*") else { return documented }
+        var structured = examples.contains { $0.objectValue != nil || $0.arrayValue != nil }
+        if examples.isEmpty, let schema = media["schema"] {
+            let (resolved, _) = try document.resolve(schema, at: Pointer.appending(pointer, "schema"))
+            structured = ["object", "array", nil].contains(SchemaExample.type(of: resolved.objectValue ?? [:]))
+        }
+        let served = structured ? "application/json" : "text/plain"
+        plan.report.skip(file, pointer, "the range \(documented) is answered as \(served)")
+        return served
     }
 
     /// A response's example bodies: each named example, else the example, else one made from the schema;

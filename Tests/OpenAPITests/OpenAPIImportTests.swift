@@ -207,4 +207,21 @@ struct OpenAPIImportTests {
         #expect(outcome.report.skipped.map(\.description).contains(
             "root.json: #/paths/pets/get: the path pets does not start with /, so this operation is not mocked"))
     }
+
+    /// springdoc documents responses as `*/*`: the mock answers JSON for a structured body, text otherwise.
+    @Test func mediaTypeRange_IsAnsweredAsJSONOrText_ByTheBody() throws {
+        let text = #"""
+            {"openapi": "3.0.1", "info": {"title": "Spring", "version": "1"},
+             "paths": {"/pets": {"get": {"operationId": "pets", "responses": {
+               "200": {"description": "OK", "content": {"*/*": {"schema": {"type": "array", "items": {"type": "string"}}}}},
+               "404": {"description": "gone", "content": {"*/*": {"schema": {"type": "string"}}}}}}}}}
+            """#
+        let (scratch, outcome) = try OpenAPITestFiles.importing(try OpenAPITestFiles.temporaryDocument("spring.json", text))
+        let contracts = try ContractLoader.load(contractsDirectory: scratch.contracts, fixturesDirectory: scratch.fixtures)
+        let pets = try endpoint("pets", in: contracts)
+        #expect(pets.contentType == "application/json")
+        #expect(pets.scenarios.map(\.contentType) == [nil, "text/plain"])
+        #expect(pets.scenarios.map(\.body) == ["spring/pets/ok.json", "spring/pets/notFound.txt"])
+        #expect(outcome.report.skipped.map(\.message).contains("the range */* is answered as application/json"))
+    }
 }
