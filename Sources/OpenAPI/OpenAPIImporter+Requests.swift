@@ -164,13 +164,23 @@ extension OpenAPIImporter {
             return nil
         }
         let mediaPointer = Pointer.appending(Pointer.appending(location, "content"), mediaType)
+        // A contract's JSON body is an object; a body that may be anything else is not checked at all.
         guard let schema = media["schema"] else {
+            guard choice.kind != "json" else {
+                plan.report.skip(file, mediaPointer, "a JSON body without a schema is not checked")
+                return nil
+            }
             return .object(["type": .string(choice.kind), "fields": .object([:])])
         }
         let properties = try objectProperties(schema, at: Pointer.appending(mediaPointer, "schema"))
         guard let properties else {
-            plan.report.skip(file, Pointer.appending(mediaPointer, "schema"), "the body is not an object with properties; "
-                + "only its media type is checked")
+            guard choice.kind != "json" else {
+                plan.report.skip(file, Pointer.appending(mediaPointer, "schema"), "a JSON body that is not an object "
+                    + "(an array, a oneOf, a scalar) is not checked")
+                return nil
+            }
+            plan.report.skip(file, Pointer.appending(mediaPointer, "schema"), "the body's schema is not an object with "
+                + "properties; only its media type is checked")
             return .object(["type": .string(choice.kind), "fields": .object([:])])
         }
         var fields: [String: JSONValue] = [:]

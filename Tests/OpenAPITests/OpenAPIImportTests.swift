@@ -224,4 +224,26 @@ struct OpenAPIImportTests {
         #expect(pets.scenarios.map(\.body) == ["spring/pets/ok.json", "spring/pets/notFound.txt"])
         #expect(outcome.report.skipped.map(\.message).contains("the range */* is answered as application/json"))
     }
+
+    /// A contract's JSON body is an object: a body that may be an array (or anything, without a schema) is
+    /// not checked, so the mock never refuses what the API takes.
+    @Test func jsonBodyThatIsNotAnObject_IsNotChecked_AndReported() throws {
+        let text = #"""
+            {"openapi": "3.0.0", "info": {"title": "Bodies", "version": "1"}, "paths": {
+              "/ids": {"post": {"operationId": "ids", "requestBody": {"required": true, "content": {
+                "application/json": {"schema": {"type": "array", "items": {"type": "integer"}}}}},
+                "responses": {"204": {"description": "ok"}}}},
+              "/any": {"post": {"operationId": "any", "requestBody": {"required": true, "content": {"application/json": {}}},
+                "responses": {"204": {"description": "ok"}}}}}}
+            """#
+        let (scratch, outcome) = try OpenAPITestFiles.importing(try OpenAPITestFiles.temporaryDocument("bodies.json", text))
+        let contracts = try ContractLoader.load(contractsDirectory: scratch.contracts, fixturesDirectory: scratch.fixtures)
+        #expect(try endpoint("ids", in: contracts).request.body == nil)
+        #expect(try endpoint("any", in: contracts).request.body == nil)
+        #expect(outcome.report.skipped.map(\.description) == [
+            "bodies.json: #/paths/~1any/post/requestBody/content/application~1json: a JSON body without a schema is not checked",
+            "bodies.json: #/paths/~1ids/post/requestBody/content/application~1json/schema: a JSON body that is not an "
+                + "object (an array, a oneOf, a scalar) is not checked",
+        ])
+    }
 }
