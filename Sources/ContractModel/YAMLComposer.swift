@@ -95,6 +95,9 @@ struct YAMLComposer {
             }
             if let last = open.indices.last, open[last].isMapping, open[last].pendingKey == nil {
                 guard let text = node.keyText else { throw Self.collectionKey(at: event.mark) }
+                if text.isEmpty && node.value == .null {
+                    throw YAMLReadError("this mapping entry has no key", at: event.mark)
+                }
                 try setKey(text, isMerge: false, at: event.mark)
                 return nil
             }

@@ -4,9 +4,9 @@
 /// - Indentation: each block collection pushes its column on ``indents``; a line that starts to the left of
 ///   the current column closes collections with `blockEnd` tokens.
 /// - Implicit ("simple") keys: `key: value` has no marker before the key, so the scanner remembers where each
-///   token that could be a key starts. When a `:` follows on the same line, within 1024 characters, it
-///   inserts a `key` token there (and a `blockMappingStart` if the key opens a mapping). Until that is
-///   settled, tokens wait in ``queue``.
+///   token that could be a key starts. When a `:` follows on the same line, within 1024 characters (or, in a
+///   flow mapping, anywhere before the entry ends), it inserts a `key` token there, and a `blockMappingStart`
+///   if the key opens a mapping. Until that is settled, tokens wait in ``queue``.
 ///
 /// It never recurses: deep nesting costs heap, not stack.
 struct YAMLScanner {
@@ -177,15 +177,12 @@ struct YAMLScanner {
     // MARK: - Implicit keys
 
     /// Drops possible keys that can no longer be keys: implicit keys fit on one line, in 1024 characters. A
-    /// flow mapping's keys may span lines (YAML 1.2), but not 1024 bytes, so the scanner never looks further
-    /// ahead than that for a `:`.
+    /// flow mapping's keys are not implicit keys: they may span lines and be of any length (YAML 1.2), as
+    /// JSON's may.
     private mutating func removeStaleSimpleKeys() throws(YAMLReadError) {
         for level in simpleKeys.indices {
-            guard let key = simpleKeys[level] else { continue }
-            let isStale = level > 0 && isFlowMapping[level]
-                ? cursor.index - key.mark.offset > 1024
-                : key.mark.line != cursor.mark.line || cursor.column - key.mark.column > 1024
-            if isStale {
+            guard let key = simpleKeys[level], level == 0 || !isFlowMapping[level] else { continue }
+            if key.mark.line != cursor.mark.line || cursor.column - key.mark.column > 1024 {
                 if key.isRequired { throw YAMLReadError("expected ':' after this mapping key", at: key.mark) }
                 simpleKeys[level] = nil
             }
@@ -247,6 +244,11 @@ struct YAMLScanner {
     }
 
     private mutating func fetchFlowCollectionStart(_ kind: YAMLToken.Kind) throws(YAMLReadError) {
+        // The composer refuses this depth too, but the scanner may be far ahead of it, looking for the ':' of
+        // a key at each level: stopping here keeps its work per token bounded.
+        guard flowLevel < YAMLComposer.maximumDepth else {
+            throw failure("nested more than \(YAMLComposer.maximumDepth) levels")
+        }
         try saveSimpleKey()
         flowLevel += 1
         simpleKeys.append(nil)

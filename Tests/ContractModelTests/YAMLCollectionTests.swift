@@ -80,6 +80,17 @@ struct YAMLCollectionTests {
         #expect(try yaml(text) == json(text))
     }
 
+    @Test func flowMappingKey_MayBeLongerThan1024Characters_AsInJSON() throws {
+        // Found by the fuzz target: a JSON document with a long key was refused as YAML.
+        let text = #"{"a": {"\#(String(repeating: "k", count: 2_000))": 1, "b": 2}}"#
+        #expect(try yaml(text) == json(text))
+    }
+
+    @Test func blockMappingKey_IsLimitedTo1024Characters() {
+        expectYAMLError(String(repeating: "k", count: 1_100) + ": 1\n", line: 1, column: 1_101,
+                        "': ' is not allowed here")
+    }
+
     @Test func keys_AreTheirText_WhateverTheScalarLooksLike() {
         expectYAML("""
             responses:
@@ -111,6 +122,7 @@ struct YAMLCollectionTests {
         expectYAMLError(": v\n", line: 1, column: 1, "this mapping entry has no key")
         expectYAMLError("{: v}", line: 1, column: 2, "this mapping entry has no key")
         expectYAMLError("{!!null : v}", line: 1, column: 2, "this mapping entry has no key")
+        expectYAMLError("a: &empty\n*empty : v\n", line: 2, column: 1, "this mapping entry has no key")
     }
 
     @Test func emptyKey_TaggedAsAString_IsTheEmptyString() {
