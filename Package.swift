@@ -31,13 +31,18 @@ let package = Package(
                             .embedInCode("Admin/Dashboard/dashboard.js")],
                 swiftSettings: strict),
         .target(name: "ContractDispatcher", dependencies: ["Networking", "MockServer", "HTTPCore"], swiftSettings: strict),
-        .executableTarget(name: "mock-server", dependencies: ["MockServer", "HTTPCore", "ContractModel"],
+        // OpenAPI in and out: contracts to an OpenAPI 3.1 document and OpenAPI 3.0/3.1 documents to contracts.
+        .target(name: "OpenAPI", dependencies: ["ContractModel"], swiftSettings: strict),
+        .executableTarget(name: "mock-server", dependencies: ["MockServer", "HTTPCore", "ContractModel", "OpenAPI"],
                           swiftSettings: strict),
 
         .target(name: "TestSupport", dependencies: ["HTTPCore"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking"], swiftSettings: strict),
         .testTarget(name: "EndpointsTests", dependencies: ["Endpoints", "Networking"], swiftSettings: strict),
-        .testTarget(name: "ContractModelTests", dependencies: ["ContractModel"], swiftSettings: strict),
+        .testTarget(name: "ContractModelTests", dependencies: ["ContractModel"],
+                    exclude: ["YAMLSuite", "OpenAPIExamples"], swiftSettings: strict),
+        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI", "ContractModel", "TestSupport"],
+                    exclude: ["OpenAPIDocuments"], swiftSettings: strict),
         .testTarget(
             name: "MockServerTests", dependencies: ["MockServer", "HTTPCore", "ContractModel", "TestSupport"], swiftSettings: strict),
         .testTarget(

@@ -9,6 +9,8 @@ package struct Contract: Sendable {
     /// Every endpoint, a resource's operations included.
     package let endpoints: [ContractEndpoint]
     package let resources: [Resource]
+    /// The contract's `description`, for people (the OpenAPI export makes it its tag's).
+    package var description: String? = nil
 }
 
 /// One endpoint of a contract: how to recognise its requests, what they must carry, how to answer.
@@ -31,6 +33,8 @@ package struct ContractEndpoint: Sendable {
     package var resource: (id: String, operation: ResourceOperation)? = nil
     /// Requests allowed per window before the server answers 429.
     package var rateLimit: RateLimit? = nil
+    /// The endpoint's `description`, for people.
+    package var description: String? = nil
 
     /// The scenario named `name`, if any.
     package func scenario(named name: String) -> Scenario? {

@@ -65,11 +65,11 @@ extension ContractParser {
         if let auth = fields["auth"] {
             if case .string("bearer") = auth { bearerAuth = true } else { report(path + ".auth", "must be \"bearer\"") }
         }
-        _ = optionalString(fields["description"], at: path + ".description")
+        let description = optionalString(fields["description"], at: path + ".description")
         let scenarios = parseOperationScenarios(fields["scenarios"], at: path + ".scenarios")
         guard let id, let template else { return nil }
         let resource = Resource(id: id, path: template, idField: idField, idType: idType, fields: types,
-                                seedFile: seed, shape: shape, maximumItems: maximumItems)
+                                seedFile: seed, shape: shape, maximumItems: maximumItems, description: description)
         return (resource, bearerAuth, scenarios)
     }
 

@@ -28,9 +28,10 @@ struct ContractParser {
             }
         }
         checkUnique(endpoints.map(\.id), at: "$.endpoints", what: "endpoint id")
+        let description = optionalString(root["description"], at: "$.description")
         guard let domain else { return nil }
         return Contract(domain: domain, file: file, states: states, endpoints: endpoints + resourceEndpoints,
-                        resources: resources)
+                        resources: resources, description: description)
     }
 
     private mutating func parseStates(_ value: JSONValue?, at path: String) -> [String] {
@@ -81,9 +82,11 @@ struct ContractParser {
         scenarios = resolveSequences(scenarios, at: path + ".scenarios")
         let whenState = parseWhenState(fields["whenState"], scenarios: scenarios, at: path + ".whenState")
         let rateLimit = parseRateLimit(fields["rateLimit"], at: path + ".rateLimit")
+        let description = optionalString(fields["description"], at: path + ".description")
         guard let id, let method, Self.methods.contains(method), let template else { return nil }
         var endpoint = ContractEndpoint(id: id, domain: domain, method: method, path: template, request: request,
-                                        contentType: contentType, scenarios: scenarios, whenState: whenState)
+                                        contentType: contentType, scenarios: scenarios, whenState: whenState,
+                                        description: description)
         endpoint.rateLimit = rateLimit
         return endpoint
     }

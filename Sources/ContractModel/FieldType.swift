@@ -27,11 +27,19 @@ package struct FieldType: Sendable, Hashable, CustomStringConvertible {
     package func accepts(text: String) -> Bool {
         switch kind {
         case .string, .file: true
-        case .integer: Int(text) != nil
+        case .integer: Self.isInteger(text)
         case .number: Double(text).map { $0.isFinite } ?? false
         case .boolean: text == "true" || text == "false"
         case .json: (try? JSONValue.parse(Array(text.utf8))) != nil
         }
+    }
+
+    /// Digits with an optional sign, of any length: an integer too large for `Int` is still one (JSON Schema's
+    /// `integer`, which OpenAPI tools send), and a path or query value gets no leading or trailing space.
+    private static func isInteger(_ text: String) -> Bool {
+        var digits = text.utf8[...]
+        if let sign = digits.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { digits = digits.dropFirst() }
+        return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// Whether a JSON body field has this type.

@@ -9,7 +9,7 @@ import Foundation
 /// (`products/page-{page_no}.json`) can reach in its folder, and each fallback. A file must exist, stay
 /// inside the fixtures folder, be valid JSON when it is `.json` (outside `malformed/`), and be a valid
 /// template when a scenario fills it in.
-struct FixtureChecker {
+package struct FixtureChecker {
     private let root: String
     private let progress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)?
     private var caseCheck: FixtureCaseCheck
@@ -63,6 +63,12 @@ struct FixtureChecker {
     /// The files in a templated path's folder that its file-name pattern can produce with values of the
     /// parameters' declared types, or `nil` when the folder does not exist.
     private func reachableFiles(_ template: String, of endpoint: ContractEndpoint) -> [String]? {
+        Self.reachableFiles(template, of: endpoint, root: root)
+    }
+
+    /// The files under `root` that the templated fixture path `template` of `endpoint` can reach, sorted,
+    /// or `nil` when its folder does not exist.
+    package static func reachableFiles(_ template: String, of endpoint: ContractEndpoint, root: String) -> [String]? {
         let folder = Self.folder(of: template)
         let pattern = String(template.split(separator: "/").last ?? "")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder) else { return nil }

@@ -28,6 +28,16 @@ package enum Latency: Sendable, Equatable {
         }
     }
 
+    /// The form ``init(text:)`` reads: `200`, `100-500`, `lognormal:80:0.5`.
+    package var text: String {
+        switch self {
+        case .fixed(let milliseconds): "\(milliseconds)"
+        case .uniform(let low, let high): "\(low)-\(high)"
+        case .lognormal(let median, let sigma):
+            "lognormal:\(median.rounded() == median ? String(Int(median)) : String(median)):\(sigma)"
+        }
+    }
+
     static func isValid(median: Double, sigma: Double) -> Bool {
         median > 0 && median <= Double(maximum) && sigma >= 0 && sigma <= 5
     }
@@ -82,6 +92,11 @@ package struct Bandwidth: Sendable, Equatable {
         } else {
             return nil
         }
+    }
+
+    /// The form ``init(text:)`` reads: a preset's name, or bytes per second.
+    package var text: String {
+        Self.presets.first { $0.bytesPerSecond == bytesPerSecond && $0.latencyMs == latencyMs }?.name ?? "\(bytesPerSecond)"
     }
 
     package init(bytesPerSecond: Int, latencyMs: Int) {

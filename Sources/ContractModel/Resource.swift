@@ -16,6 +16,8 @@ package struct Resource: Sendable {
     package let shape: Shape
     /// At most this many items per session.
     package let maximumItems: Int
+    /// The resource's `description`, for people.
+    package var description: String? = nil
 
     /// The scenario every operation starts with: the store answers.
     package static let storeScenario = "store"

@@ -10,16 +10,28 @@ struct CommandLineOptions {
         case listEndpoints
         case help
         case version
+        /// `openapi export`: write the loaded contracts as an OpenAPI 3.1 document.
+        case openAPIExport
+        /// `openapi import <spec>`: write contracts and fixtures from an OpenAPI document.
+        case openAPIImport
     }
 
     var command = Command.serve
     var configuration = MockServer.Configuration(logFormat: .text)
     /// Only the listening line on standard output (and no access log unless `--log` asks for one).
     var quiet = false
+    /// `openapi export -o <file>`: where the document goes (standard output without it).
+    var outputFile: String?
+    /// `openapi import <spec>`: the document to read.
+    var specFile: String?
+    /// `openapi import --force`: overwrite files edited since the last import.
+    var force = false
 
     static let usage = """
         USAGE: mock-server [serve] [options]
                mock-server validate [--contracts <dir>] [--fixtures <dir>]
+               mock-server openapi export [--contracts <dir>] [--fixtures <dir>] [-o <file>]
+               mock-server openapi import <spec> --contracts <dir> --fixtures <dir> [--force]
 
         Serves Fixtures/ as Contracts/ describe, on 127.0.0.1:8080 by default.
 
@@ -59,8 +71,14 @@ struct CommandLineOptions {
         SUBCOMMANDS:
           serve                Run the server (the default)
           validate             Check contracts and fixtures, list every problem, exit 0 or 1
+          openapi export       Write the contracts as an OpenAPI 3.1 JSON document (to -o <file>, else stdout);
+                               its x-mock extensions carry scenarios, states and resources
+          openapi import       Write one contract per tag and fixture files from an OpenAPI 3.0 or 3.1 document
+                               (JSON or YAML), then validate them; files edited since the last import are
+                               kept unless --force; prints what it could not express
 
-        EXIT CODES: 0 fine, 1 contract problems (or the port or a folder unusable), 2 usage errors.
+        EXIT CODES: 0 fine, 1 contract problems (or a document import cannot read, or the port or a folder
+                    unusable), 2 usage errors.
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -74,9 +92,12 @@ struct CommandLineOptions {
             case "serve": command = .serve
             case "validate": command = .validate
             case "help": command = .help
+            case "openapi":
+                remaining = remaining.dropFirst()
+                try parseOpenAPISubcommand(&remaining)
             default: throw UsageError(description: "unknown subcommand '\(first)'; see --help")
             }
-            remaining = remaining.dropFirst()
+            if command != .openAPIImport && command != .openAPIExport { remaining = remaining.dropFirst() }
         }
         var given: [String] = []
         var logGiven = false
@@ -84,6 +105,8 @@ struct CommandLineOptions {
             given.append(flag)
             switch flag {
             case "-h", "--help": command = .help
+            case "-o", "--output": outputFile = try value(for: flag, from: &remaining)
+            case "--force": force = true
             case "--version": command = .version
             case "--list-endpoints": command = .listEndpoints
             case "--host": configuration.host = try value(for: flag, from: &remaining)
@@ -176,15 +199,46 @@ struct CommandLineOptions {
         switch command {
         case .validate:
             name = "validate"
+        case .openAPIExport:
+            name = "openapi export"
+            allowed.formUnion(["-o", "--output"])
+        case .openAPIImport:
+            name = "openapi import"
+            allowed.insert("--force")
+            for required in ["--contracts", "--fixtures"] where !given.contains(required) {
+                throw UsageError(description: "openapi import needs \(required) <dir>: the folder to write into")
+            }
         case .listEndpoints:
             name = "--list-endpoints"
             allowed.formUnion(["--list-endpoints", "--scenario"])
         case .serve, .help, .version:
+            if let extra = given.first(where: { ["-o", "--output", "--force"].contains($0) }) {
+                throw UsageError(description: "\(extra) belongs to the openapi subcommands; see --help")
+            }
             return
         }
         if let extra = given.first(where: { !allowed.contains($0) }) {
             let takes = allowed.filter { $0.hasPrefix("--") && $0 != "--help" && $0 != name }.sorted()
             throw UsageError(description: "\(name) does not take \(extra); it takes " + takes.joined(separator: ", "))
+        }
+    }
+
+    /// `openapi export` or `openapi import <spec>`; the options follow.
+    private mutating func parseOpenAPISubcommand(_ remaining: inout ArraySlice<String>) throws(UsageError) {
+        switch remaining.popFirst() {
+        case "export":
+            command = .openAPIExport
+        case "import":
+            command = .openAPIImport
+            guard let spec = remaining.popFirst(), !spec.hasPrefix("-") else {
+                throw UsageError(description: "openapi import needs the document to read: openapi import <spec> "
+                    + "--contracts <dir> --fixtures <dir>")
+            }
+            specFile = spec
+        case let other?:
+            throw UsageError(description: "unknown openapi subcommand '\(other)'; use export or import")
+        case nil:
+            throw UsageError(description: "openapi needs a subcommand: export or import")
         }
     }
 

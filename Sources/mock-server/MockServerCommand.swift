@@ -22,6 +22,10 @@ enum MockServerCommand {
             emit(version)
         case .validate:
             validate(options.configuration)
+        case .openAPIExport:
+            OpenAPICommand.export(options.configuration, to: options.outputFile)
+        case .openAPIImport:
+            OpenAPICommand.importDocument(options.specFile ?? "", configuration: options.configuration, force: options.force)
         case .listEndpoints:
             emit(EndpointTable.render(load(options.configuration).contracts, serverScenario: options.configuration.scenario))
         case .serve:
@@ -179,11 +183,11 @@ enum MockServerCommand {
     }
 
     /// Unbuffered, so a parent process reading the first line sees it at once.
-    fileprivate static func emit(_ text: String, toStandardError: Bool = false) {
+    static func emit(_ text: String, toStandardError: Bool = false) {
         POSIX.writeLine(text, toStandardError: toStandardError)
     }
 
-    private static func fail(_ message: String, code: Int32) -> Never {
+    static func fail(_ message: String, code: Int32) -> Never {
         emit("mock-server: error: \(message)", toStandardError: true)
         POSIX.exit(code)
     }

@@ -4,6 +4,9 @@ import Testing
 struct FieldTypeTests {
     @Test(arguments: [
         ("integer", "12", true), ("integer", "1.5", false), ("integer", "x", false),
+        // Any integer, however large (JSON Schema's, which an OpenAPI tool sends); no fraction, exponent or space.
+        ("integer", "36893488147419103231", true), ("integer", "-36893488147419103231", true), ("integer", "+7", true),
+        ("integer", "2.0", false), ("integer", "1e3", false), ("integer", "-", false), ("integer", " 1", false),
         ("number", "1.5", true), ("number", "nan", false), ("boolean", "true", true), ("boolean", "1", false),
         ("string", "", true), ("json", #"{"a":1}"#, true), ("json", "{", false),
     ])

@@ -45,18 +45,10 @@ extension AdminAPI {
             break
         }
         return json(.ok, ConditionsListing(active: conditions.current?.name, profiles: conditions.profiles.map { profile in
-            ConditionsListing.Profile(name: profile.name, latency: profile.latency.map(Self.describe),
+            ConditionsListing.Profile(name: profile.name, latency: profile.latency?.text,
                                       bytesPerSecond: profile.bandwidth?.bytesPerSecond,
                                       latencyMs: profile.bandwidth?.latencyMs, failurePercent: profile.failurePercent,
                                       fault: profile.fault.rawValue)
         }))
-    }
-
-    private static func describe(_ latency: Latency) -> String {
-        switch latency {
-        case .fixed(let milliseconds): "\(milliseconds)"
-        case .uniform(let low, let high): "\(low)-\(high)"
-        case .lognormal(let median, let sigma): "lognormal:\(median):\(sigma)"
-        }
     }
 }

@@ -29,6 +29,37 @@ struct StackDepthTests {
     }
 }
 
+/// The YAML reader keeps its open collections on the heap too (scanner, parser and composer alike), so the
+/// deepest document it accepts (512 levels, in flow or block style) and the first it refuses fit in the
+/// same stack.
+struct YAMLStackDepthTests {
+    @Test(arguments: [("[", "]"), ("{a: ", "}"), ("- ", ""), ("a:\n", "")], [512, 513])
+    func yamlReader_MaximumNesting_FitsInQuarterMegabyteStack(
+        level: (opener: String, closer: String),
+        depth: Int
+    ) throws {
+        let deepest: String
+        if level.opener == "a:\n" {
+            deepest = (0..<depth).map { String(repeating: " ", count: $0) + "a:" }.joined(separator: "\n") + " 1\n"
+        } else {
+            deepest = String(repeating: level.opener, count: depth) + "1"
+                + String(repeating: level.closer, count: depth)
+        }
+        let outcome = Locked<Result<JSONValue, YAMLReadError>?>(nil)
+        let thread = try POSIX.startThread(stackSize: StackDepthTests.stackSize) {
+            let result = Result { () throws(YAMLReadError) in try JSONValue.parseYAML(Array(deepest.utf8)) }
+            outcome.withValue { $0 = result }
+        }
+        thread.join()
+        let result = try #require(outcome.current)
+        switch result {
+        case .success: #expect(depth == 512)
+        case .failure(let error):
+            #expect(depth == 513 && error.reason.contains("nested more than 512 levels"), "\(error)")
+        }
+    }
+}
+
 /// A large body is read in time linear in its size (it is read on an event loop's thread).
 struct JSONReaderScaleTests {
     @Test(.timeLimit(.minutes(1)))
