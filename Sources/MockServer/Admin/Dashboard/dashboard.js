@@ -242,6 +242,36 @@
     } catch (error) { failed(error); }
   });
 
+  // ---------------------------------------------------------------- network conditions
+  function describeProfile(profile) {
+    if (!profile) return 'No profile: each scenario as written.';
+    const parts = [];
+    if (profile.latency) parts.push(`latency ${profile.latency} ms`);
+    if (profile.bytesPerSecond) parts.push(`${Math.round(profile.bytesPerSecond * 8 / 1024)} Kbit/s after ${profile.latencyMs} ms`);
+    if (profile.failurePercent > 0) parts.push(`${profile.failurePercent}% ${profile.fault}`);
+    return parts.join(', ');
+  }
+
+  function renderConditions(listing) {
+    const select = $('conditions');
+    select.replaceChildren(el('option', { value: '', text: 'none' }),
+      ...listing.profiles.map((profile) => el('option', { value: profile.name, text: profile.name })));
+    select.value = listing.active || '';
+    $('conditions-detail').textContent = describeProfile(listing.profiles.find((p) => p.name === listing.active));
+  }
+
+  async function loadConditions() {
+    renderConditions((await api('GET', 'conditions')).data);
+  }
+
+  $('conditions').addEventListener('change', async () => {
+    const name = $('conditions').value || null;
+    try {
+      renderConditions((await api('PUT', 'conditions', { profile: name })).data);
+      toast(name ? `Every request now goes through ${name}.` : 'No network conditions.');
+    } catch (error) { failed(error); }
+  });
+
   // ---------------------------------------------------------------- contracts and scenarios
   let domains = [];
   let sessionIDs = [];
@@ -753,7 +783,7 @@
 
   // ---------------------------------------------------------------- start
   async function refreshAll() {
-    await Promise.all([loadHealth(), loadContracts(), loadSessions()]);
+    await Promise.all([loadHealth(), loadContracts(), loadSessions(), loadConditions()]);
   }
 
   async function start() {
