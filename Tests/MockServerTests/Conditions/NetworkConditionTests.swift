@@ -91,6 +91,23 @@ struct NetworkConditionTests {
         }
     }
 
+    /// 1,000 requests on a log-normal latency (median 4 ms, sigma 0.5), seeded: the waits the journal records
+    /// have the distribution's median and 90th percentile (4 × e^(0.5 × 1.2816) = 7.6 ms), and the requests
+    /// took at least that long.
+    @Test func lognormalLatency_MedianAndNinetiethPercentile_Over1000Requests() async throws {
+        try await serve(Self.contract(latency: "lognormal:4:0.5"), configure: { $0.seed = 11 }) { server, client in
+            let started = Date()
+            for _ in 0..<1_000 { _ = try client.get("/ping") }
+            let elapsed = Date().timeIntervalSince(started)
+            let waits = try server.journalEntries(JournalQuery(limit: 1_000)).map { $0.delayMs ?? 0 }.sorted()
+            #expect(waits.count == 1_000)
+            // Whole milliseconds, rounded down: the median's 4.0 ms is 3 or 4.
+            #expect((3...4).contains(waits[499]), "median \(waits[499]) ms")
+            #expect((6...8).contains(waits[899]), "90th percentile \(waits[899]) ms")
+            #expect(elapsed >= Double(waits.reduce(0, +)) / 1_000, "the waits were waited")
+        }
+    }
+
     @Test func latencyText_ParsesEachFormOrNothing() {
         #expect(Latency(text: "200") == .fixed(200))
         #expect(Latency(text: "100-500") == .uniform(100, 500))

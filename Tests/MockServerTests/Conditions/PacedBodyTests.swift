@@ -73,6 +73,37 @@ struct PacedBodyTests {
         }
     }
 
+    /// A megabyte at 500,000 bytes a second: the throughput seen by the client, from the first body byte to
+    /// the last, is within 10% of the cap.
+    @Test func bandwidth_ThroughputOfAMegabyte_IsWithinTenPercentOfTheCap() async throws {
+        let megabyte = String(repeating: "x", count: 1_000_000)
+        let folder = try ScratchContracts(contracts: [("p.json", Self.contract(#""bandwidth": "500000""#))],
+                                          fixtures: [("body.txt", megabyte)])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port)
+                client.send("GET /paced HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                var received = 0, firstBody: Date?, headLength: Int?
+                var head: [UInt8] = []
+                while received < 1_000_000, let part = client.readSome() {
+                    if headLength == nil {
+                        head += part
+                        guard let end = head.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound else { continue }
+                        headLength = end
+                        received = head.count - end
+                    } else {
+                        received += part.count
+                    }
+                    if firstBody == nil && received > 0 { firstBody = Date() }
+                }
+                let seconds = Date().timeIntervalSince(try #require(firstBody))
+                let rate = Double(received) / seconds
+                #expect(received == 1_000_000)
+                #expect(abs(rate - 500_000) / 500_000 < 0.10, "\(Int(rate)) bytes a second for a cap of 500,000")
+            }
+        }
+    }
+
     /// A preset carries its latency as time to the first byte; HEAD gets the head at once.
     @Test func preset_AddsItsLatency_AndHEADIsNotPaced() async throws {
         try await serve(#""bandwidth": "3g""#) { server in
