@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: the release-built mock-server against nginx serving the same fixture, side by side.
 # Not part of `swift test` or CI.
-# Usage: [BASELINE=<git revision>] [ONLY=endpoints|fixtures|resources|dashboards] Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
+# Usage: [BASELINE=<git revision>] [ONLY=endpoints|fixtures|resources|dashboards|throttled] Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
 # With BASELINE, that revision is built the same way and measured in the same run, interleaved, for
 # before/after figures (columns "before" and "after/before").
 # Prints one table (req/s and p99 per concurrency, ratio ours/nginx), start-up time, RSS, and a
@@ -25,8 +25,10 @@ WORK=$(mktemp -d)
 PIDS=()
 BASELINE=${BASELINE:-}
 ONLY=${ONLY:-}
-[ -z "$ONLY" ] || [ "$ONLY" = endpoints ] || [ "$ONLY" = fixtures ] || [ "$ONLY" = resources ] || [ "$ONLY" = dashboards ] || {
-    echo "ONLY=$ONLY: the sections that run alone are 'endpoints', 'fixtures', 'resources' and 'dashboards'" >&2; exit 2; }
+[ -z "$ONLY" ] || [ "$ONLY" = endpoints ] || [ "$ONLY" = fixtures ] || [ "$ONLY" = resources ] || [ "$ONLY" = dashboards ] \
+    || [ "$ONLY" = throttled ] || {
+    echo "ONLY=$ONLY: the sections that run alone are 'endpoints', 'fixtures', 'resources', 'dashboards' and 'throttled'" >&2
+    exit 2; }
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
@@ -382,6 +384,49 @@ PY
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
 }
 
+# ONLY=throttled (not part of a full run): 1,000 connections at once downloading a 10 KB body capped at
+# 20,000 bytes a second (half a second each), on one event loop: the server's threads and CPU meanwhile.
+throttled() {
+    local dir="$WORK/throttled" port=18188
+    mkdir -p "$dir/Contracts" "$dir/Fixtures"
+    head -c 10000 /dev/zero | tr '\0' 'x' >"$dir/Fixtures/body.txt"
+    cat >"$dir/Contracts/throttled.json" <<'JSON'
+{"domain": "throttled", "endpoints": [{"id": "slow", "method": "GET", "path": "/slow", "response": {"contentType": "text/plain"},
+  "scenarios": [{"name": "success", "status": 200, "body": "body.txt", "bandwidth": "20000", "expect": "success"}]}]}
+JSON
+    (ulimit -n 8192; exec $SERVER_CPU "$BIN" --port $port --log off --threads 1 --contracts "$dir/Contracts" \
+        --fixtures "$dir/Fixtures") >"$WORK/throttled.log" 2>&1 &
+    local pid=$!
+    PIDS+=($pid)
+    for _ in $(seq 1 250); do curl -sf -o /dev/null -m 2 "http://127.0.0.1:$port/__mock/health" && break; sleep 0.02; done
+    local ticks before after threads_during
+    ticks=$(getconf CLK_TCK)
+    before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    local out="$WORK/throttled.wrk"
+    (ulimit -n 8192; $CLIENT_CPU wrk -t1 -c1000 -d"${DURATION}s" --timeout 10s "http://127.0.0.1:$port/slow") >"$out" &
+    local wrk=$!
+    sleep "$((DURATION / 2))"
+    threads_during=$(awk '/^Threads:/ {print $2}' "/proc/$pid/status")
+    local rss_during
+    rss_during=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")
+    wait $wrk
+    after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+    local rps
+    rps=$(awk '/Requests\/sec/ {printf "%.0f", $2}' "$out")
+    echo
+    echo "throttled downloads: wrk -t1 -c1000 -d${DURATION}s, 10,000-byte body at 20,000 bytes/s (0.5 s each), server --threads 1"
+    printf '%-34s %s\n' "downloads per second" "$rps (1,000 at once, 0.5 s each: at most 2,000)"
+    printf '%-34s %s\n' "server threads during the run" "$threads_during"
+    printf '%-34s %s\n' "server resident memory" "$((rss_during / 1024)) MiB"
+    printf '%-34s %s\n' "server CPU" "$(awk -v t="$((after - before))" -v hz="$ticks" -v d="$DURATION" 'BEGIN { printf "%.0f%% of one core", 100 * t / hz / d }')"
+    grep -E "Socket errors|Non-2xx" "$out" || true
+}
+
+if [ "$ONLY" = throttled ]; then
+    throttled
+    exit 0
+fi
 if [ "$ONLY" = dashboards ]; then
     dashboards
     exit 0
