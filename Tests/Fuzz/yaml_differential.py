@@ -35,7 +35,7 @@ Known differences, counted and printed but not reported as disagreements:
   - dash-in-flow: a plain '-' alone in a flow collection (`[-]`) is an error in YAML 1.2 (yaml-test-suite
     G5U8); PyYAML reads the string '-'.
   - top-level-block-scalar: a top-level `|` or `>` scalar may have its text at column 0 in YAML 1.2 (suite
-    FP8R); PyYAML ends the scalar there, and fails on the text.
+    FP8R, DK3J); PyYAML ends the scalar there, and fails on the text or reads an empty string.
   - block-scalar-leading-spaces: an empty line before a block scalar's first line of text may not have
     more spaces than that line (yaml-test-suite 5LLU, S98Z, W9L4); PyYAML reads it.
   - leading-document-end: a stream may start with '...' (a document suffix), then hold a document or none
@@ -495,7 +495,7 @@ def classify(text, mine, theirs, lib):
         return 'known: comment-space'
     if mine[0] == 'error' and theirs[0] == 'ok' and "'-' cannot start a value here" in mine[1]:
         return 'known: dash-in-flow'
-    if mine[0] == 'ok' and isinstance(mine[1], str) and theirs[0] == 'error' and \
+    if mine[0] == 'ok' and isinstance(mine[1], str) and \
             re.match(r'(\s*(#.*)?\n|%.*\n|---[ \t]*(#.*)?\n)*[ \t]*(--- *)?[|>][-+1-9]*[ \t]*(#.*)?\r?\n', text):
         return 'known: top-level-block-scalar'
     if mine[0] == 'error' and theirs[0] == 'ok' and 'an empty line above has more spaces' in mine[1]:
