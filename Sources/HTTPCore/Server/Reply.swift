@@ -32,6 +32,7 @@ package struct Reply: Sendable {
 
     /// Adds header fields to the response it sends, if it sends one.
     package mutating func addFields(_ fields: [(name: String, value: String)]) {
+        guard !fields.isEmpty else { return }
         switch action {
         case .respond(let response): action = .respond(response.adding(fields))
         case .stream(let response, let stream): action = .stream(response.adding(fields), stream)
