@@ -72,6 +72,8 @@ private final class Race<T: Sendable>: @unchecked Sendable {
         let waiting = continuation
         continuation = nil
         let running = tasks
+        // The racers hold the race; it lets go of them, so nothing keeps the other.
+        tasks = []
         lock.unlock()
         running.forEach { $0.cancel() }
         waiting?.resume(with: result)
