@@ -54,7 +54,8 @@ public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
             throw AdminError(status: 404, message: "no endpoint has the id \"\(endpointID)\"; endpoints: "
                 + endpoints.joined(separator: ", "))
         }
-        try admin("PUT", "scenarios/" + endpointID, session: session, body: #"{"scenario": "\#(scenario)"}"#)
+        let body = String(decoding: try JSONEncoder().encode(["scenario": scenario]), as: UTF8.self)
+        try admin("PUT", "scenarios/" + endpointID, session: session, body: body)
     }
 
     /// Every endpoint back to its default scenario, and every resource back to its seed.
@@ -84,10 +85,14 @@ public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
         public var description: String { "\(status): \(message)" }
     }
 
+    /// RFC 3986's unreserved characters, and `/` between path segments.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+
     private func admin(_ method: String, _ path: String, session: String?, body: String) throws {
-        var target = "http://127.0.0.1/__mock/" + path
-        if let session { target += "?session=" + (session.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
-        let request = try InProcessRequest.parse(method: method, url: URL(string: target)!,
+        var target = "http://127.0.0.1/__mock/" + (path.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? path)
+        if let session { target += "?session=" + (session.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "") }
+        guard let url = URL(string: target) else { throw AdminError(status: 0, message: "cannot address \(path)") }
+        let request = try InProcessRequest.parse(method: method, url: url,
                                                  headers: ["Content-Type": "application/json"], body: Data(body.utf8))
         guard case .respond(let response) = server.reply(to: request).action else {
             throw AdminError(status: 0, message: "the admin API gave no response")

@@ -18,9 +18,11 @@ enum FaultMapping {
             // A paced body: waited out as a socket would take it. Any other stream (the admin API's events)
             // needs a socket to be useful.
             guard let (body, parts) = stream.readAll() else { throw URLError(.unsupportedURL) }
-            if parts > 1 { try await Task.sleep(nanoseconds: UInt64(parts - 1) * stream.interval) }
+            let omitBody = request.method == "HEAD" || response.status.forbidsBody
+            // A HEAD gets the head at once, as over a socket.
+            if parts > 1 && !omitBody { try await Task.sleep(nanoseconds: UInt64(parts - 1) * stream.interval) }
             let full = HTTPResponse(status: response.status, head: response.head, body: body)
-            return (request.method == "HEAD" ? Data() : Data(body), try httpResponse(full, url: url))
+            return (omitBody ? Data() : Data(body), try httpResponse(full, url: url))
         case .transport(let action):
             switch action {
             case .reset, .close, .truncate:

@@ -71,15 +71,18 @@ extension POSIX {
         }
         if failure == nil && fsync(fd) != 0 { failure = .current("flush", temporary) }
         _ = LibC.closeDescriptor(fd)
-        if failure == nil && rename(temporary, path) != 0 { failure = .current("rename to \(path)", temporary) }
+        if failure == nil && rename(temporary, path) != 0 { failure = .current("rename \(temporary) to", path) }
         if let failure {
             unlink(temporary)
             throw failure
         }
+        // The new file is in place: from here on nothing may report a failure, or a caller would undo a
+        // change the disk keeps. Flushing the folder makes the rename survive a power cut where it can
+        // (some file systems refuse fsync on a folder).
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let folderFD = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_CLOEXEC)
-        guard folderFD >= 0 else { throw .current("open", folder) }
-        defer { _ = LibC.closeDescriptor(folderFD) }
-        guard fsync(folderFD) == 0 else { throw .current("flush", folder) }
+        guard folderFD >= 0 else { return }
+        _ = fsync(folderFD)
+        _ = LibC.closeDescriptor(folderFD)
     }
 }

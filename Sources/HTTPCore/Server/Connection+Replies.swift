@@ -22,6 +22,9 @@ extension Connection {
             closeAfterFlush = closeAfter
             stream = (body, chunked)
             phase = .streaming
+            // A new stream's first part goes at once, whatever the last one's pace was.
+            nextPull = 0
+            pullScheduled = false
         }
         loop.responder.didSend(reply, for: request, bytes: plan.byteCount, started: started)
         guard isOpen else { return }
@@ -48,7 +51,14 @@ extension Connection {
             pullScheduled = false
             // On a grid of the interval, not counted from now: every reader of a busy producer takes its turn
             // at the same moment, so they are sent the same newest part (which the journal encodes once).
-            nextPull = body.interval == 0 ? now : (now / body.interval + 1) * body.interval
+            // A body with an end keeps its own pace instead: each part one interval after the last.
+            if body.interval == 0 {
+                nextPull = now
+            } else if body.hasEnd {
+                nextPull = (nextPull == 0 ? now : nextPull) + body.interval
+            } else {
+                nextPull = (now / body.interval + 1) * body.interval
+            }
         }
         switch body.take(waker: .init(loop: loop, fd: fd)) {
         case .nothing:

@@ -118,6 +118,7 @@ package final class ReplyStream: Sendable {
     /// when there is nothing. Once the stream is over (finished and drained, or dropped) it forgets any
     /// waker: a waker holds its loop, and a producer such as the journal may hold the stream long after.
     func take(waker: Waker?) -> Pending {
+        var rest = false
         while true {
             let pending = state.withValue { state -> Pending? in
                 if state.dropped {
@@ -135,7 +136,11 @@ package final class ReplyStream: Sendable {
                     state.waker = nil
                     return .finished
                 }
-                if state.finished { state.askedLast = true }
+                if state.finished {
+                    state.askedLast = true
+                    // Stopping: a body with an end goes out whole, not cut after one more part.
+                    rest = source?.hasEnd == true
+                }
                 guard source != nil else {
                     state.waker = waker
                     return .nothing
@@ -145,7 +150,7 @@ package final class ReplyStream: Sendable {
                 return nil
             }
             if let pending { return pending }
-            let produced = source?.next(maxBytes: limit) ?? []
+            let produced = source?.next(maxBytes: rest ? Int.max : limit) ?? []
             // A source with an end (a paced body) ends the stream with its last part.
             if source?.isExhausted == true {
                 state.withValue { state in
@@ -185,6 +190,9 @@ package final class ReplyStream: Sendable {
     /// Whether the body comes from a source, paced by ``interval``.
     var isPulled: Bool { source != nil }
 
+    /// Whether the source is a body with an end (``ReplyStreamSource/hasEnd``).
+    var hasEnd: Bool { source?.hasEnd ?? false }
+
     /// The connection is gone: refuse further sends.
     func cancel() {
         state.withValue { state in
@@ -205,31 +213,40 @@ package protocol ReplyStreamSource: AnyObject, Sendable {
     /// Whether the source has given its last part: the stream then ends. A source that only pauses (the
     /// journal) never is.
     var isExhausted: Bool { get }
+
+    /// Whether the source is a body with an end (a paced body): its parts are pulled one ``ReplyStream/interval``
+    /// after the other rather than on a shared grid, and when the server stops, the rest goes out at once.
+    var hasEnd: Bool { get }
 }
 
 extension ReplyStreamSource {
     package var isExhausted: Bool { false }
+    package var hasEnd: Bool { false }
 }
 
-/// A body known in full, handed out in parts of `partSize` bytes, one per pull: with the stream's
-/// interval, the pace of a slow link (bandwidth) or of a body that arrives in pieces (dribble).
+/// A body known in full, handed out in `pieces` parts (cut at `i × size / pieces`), one per pull: with the
+/// stream's interval, the pace of a slow link (bandwidth) or of a body that arrives in pieces (dribble).
 package final class PacedBody: ReplyStreamSource {
     private let bytes: [UInt8]
-    private let partSize: Int
-    private let offset = Locked(0)
+    /// At least 1, at most the body's size (a part holds a byte at least).
+    package let pieces: Int
+    private let given = Locked(0)
 
-    package init(_ bytes: [UInt8], partSize: Int) {
+    package init(_ bytes: [UInt8], pieces: Int) {
         self.bytes = bytes
-        self.partSize = max(1, partSize)
+        self.pieces = max(1, min(pieces, bytes.count))
     }
 
+    /// The next part; `Int.max` asks for everything left.
     package func next(maxBytes: Int) -> [UInt8] {
-        offset.withValue { offset in
-            let end = min(bytes.count, offset + min(partSize, max(1, maxBytes)))
-            defer { offset = end }
-            return Array(bytes[offset..<end])
+        given.withValue { given in
+            guard given < pieces else { return [] }
+            let start = bytes.count * given / pieces
+            given = maxBytes == Int.max ? pieces : given + 1
+            return Array(bytes[start..<(bytes.count * given / pieces)])
         }
     }
 
-    package var isExhausted: Bool { offset.withValue { $0 >= bytes.count } }
+    package var isExhausted: Bool { given.withValue { $0 >= pieces } }
+    package var hasEnd: Bool { true }
 }

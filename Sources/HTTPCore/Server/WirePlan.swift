@@ -39,8 +39,12 @@ struct WirePlan {
             let reusable = keepAlive && (chunked || body.length != nil)
             let framing: HTTPResponseEncoder.Framing = body.length.map { .length($0) } ?? (chunked ? .chunked : .untilClose)
             head = HTTPResponseEncoder.head(response, framing: framing, keepAlive: reusable, date: date)
-            // A stream that starts while the server stops would only be cut at the end of the grace.
-            if omitBody || response.status.forbidsBody || stopping {
+            // A stream that starts while the server stops would only be cut at the end of the grace; a body of
+            // known length goes out whole at once instead.
+            if stopping, !omitBody, !response.status.forbidsBody, body.hasEnd, let (bytes, _) = body.readAll() {
+                self.body = chunked ? WirePlan.chunk(joining: [bytes], chunked: true) + HTTPResponseEncoder.lastChunk : bytes
+                after = .close
+            } else if omitBody || response.status.forbidsBody || stopping {
                 unused = body
                 after = reusable ? .keepAlive : .close
             } else {

@@ -14,7 +14,9 @@ public struct CORSPolicy: Sendable, Equatable {
     /// Allows only `origins` (`--cors http://localhost:3000`).
     public static func origins(_ origins: [String]) -> CORSPolicy { CORSPolicy(origins: origins) }
 
-    static let exposedHeaders = MockHeader.endpoint + ", " + MockHeader.scenario
+    static let exposedHeaders = [MockHeader.endpoint, MockHeader.scenario, "Retry-After", "RateLimit-Limit",
+                                 "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Limit", "X-RateLimit-Remaining",
+                                 "X-RateLimit-Reset"].joined(separator: ", ")
     static let maxAgeSeconds = 600
 
     func allows(_ origin: String) -> Bool {
@@ -43,15 +45,14 @@ public struct CORSPolicy: Sendable, Equatable {
     /// `reply` with the headers that let the page at the request's `Origin` read it, when that origin
     /// is allowed.
     func decorate(_ reply: Reply, for request: HTTPRequest) -> Reply {
-        guard let origin = request.headers["Origin"], allows(origin), case .respond(let response) = reply.action else {
-            return reply
-        }
+        guard let origin = request.headers["Origin"], allows(origin) else { return reply }
+        // Any reply with a response: a paced body's stream as much as a finished one.
         var decorated = reply
-        decorated.action = .respond(response.adding([
+        decorated.addFields([
             ("Access-Control-Allow-Origin", origin),
             ("Access-Control-Expose-Headers", Self.exposedHeaders),
             ("Vary", "Origin"),
-        ]))
+        ])
         return decorated
     }
 }

@@ -219,7 +219,7 @@ final class RequestHandler: HTTPResponder {
             let delay = latency.delay(fixed: bandwidth?.latencyMs ?? 0, latency: nil, extra: linkLatency)
             let note = Reply.Note(source: play.name)
             let reply = if let bandwidth, !response.body.isEmpty {
-                Pacing(bandwidth).reply(response, delayMs: delay, note: note)
+                Pacing(bandwidth, bodySize: response.body.count).reply(response, delayMs: delay, note: note)
             } else {
                 Reply(.respond(response), delayMs: delay, note: note)
             }
@@ -257,7 +257,7 @@ final class RequestHandler: HTTPResponder {
             let bandwidth = play.bandwidth ?? profile?.bandwidth ?? serverBandwidth
             let delay = latency.delay(fixed: play.delayMs + (bandwidth?.latencyMs ?? 0), latency: play.latency,
                                       extra: linkLatency)
-            let pacing = play.dribble.map { Pacing($0, bodySize: body.count) } ?? bandwidth.map(Pacing.init)
+            let pacing = play.dribble.map { Pacing($0, bodySize: body.count) } ?? bandwidth.map { Pacing($0, bodySize: body.count) }
             let reply = if let pacing, !body.isEmpty {
                 pacing.reply(response, delayMs: delay, note: .init(source: play.name))
             } else {

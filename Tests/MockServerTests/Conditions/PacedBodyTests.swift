@@ -61,6 +61,48 @@ struct PacedBodyTests {
         }
     }
 
+    /// Exactly the pieces asked for, however the body divides; and the next paced reply on the same
+    /// connection starts at once, not on the last one's pace.
+    @Test func dribble_SendsEveryPiece_AndTheNextReplyStartsAtOnce() async throws {
+        let folder = try ScratchContracts(contracts: [("p.json", Self.contract(#""dribble": {"pieces": 4, "overMs": 1200}"#))],
+                                          fixtures: [("body.txt", "123456789")])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port)
+                for round in 0..<2 {
+                    let started = Date()
+                    client.send("GET /paced HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    var bytes: [UInt8] = [], reads: [TimeInterval] = []
+                    while RawResponse(parsing: bytes) == nil, let part = client.readSome() {
+                        bytes += part
+                        reads.append(Date().timeIntervalSince(started))
+                    }
+                    #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("\r\n\r\n123456789"))
+                    #expect(reads.count >= 4, "round \(round): \(reads)")
+                    #expect((reads.first ?? 9) < 0.3, "round \(round): the first piece at once, not after \(reads.first ?? 9) s")
+                    #expect((reads.last ?? 0) >= 1.0, "round \(round): the last piece 1.2 s in, not \(reads.last ?? 0) s")
+                }
+            }
+        }
+    }
+
+    /// A server that stops mid-dribble sends the rest of the body at once, not a short one.
+    @Test func stoppingTheServer_MidDribble_SendsTheWholeBody() async throws {
+        let folder = try ScratchContracts(contracts: [("p.json", Self.contract(#""dribble": {"pieces": 10, "overMs": 20000}"#))],
+                                          fixtures: [("body.txt", Self.body)])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port)
+                client.send("GET /paced HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                _ = client.readSome()
+                server.stop()
+                let rest = client.readToEnd().bytes
+                let text = String(decoding: rest, as: UTF8.self)
+                #expect(text.hasSuffix("0123456789"), "\(rest.count) more bytes")
+            }
+        }
+    }
+
     /// 10,000 bytes at 20,000 bytes a second: about half a second, in parts of 1,000 bytes.
     @Test func bandwidth_CapsTheRate() async throws {
         try await serve(#""bandwidth": "20000""#) { server in

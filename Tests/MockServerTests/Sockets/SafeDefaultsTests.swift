@@ -133,7 +133,8 @@ struct CORSTests {
 
             let response = try client.get("/healthChecker", headers: ["Origin": "http://localhost:3000"])
             #expect(response.header("Access-Control-Allow-Origin") == "http://localhost:3000")
-            #expect(response.header("Access-Control-Expose-Headers") == "X-Mock-Endpoint, X-Mock-Scenario")
+            #expect(response.header("Access-Control-Expose-Headers") == "X-Mock-Endpoint, X-Mock-Scenario, Retry-After, "
+                + "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset")
 
             let other = try client.get("/healthChecker", headers: ["Origin": "http://evil.example"])
             #expect(other.status == 200 && other.header("Access-Control-Allow-Origin") == nil)
