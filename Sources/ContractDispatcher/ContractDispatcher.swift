@@ -74,8 +74,18 @@ public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
         let parsed = try InProcessRequest.parse(method: request.httpMethod ?? "GET", url: url, headers: headers,
                                                 body: request.httpBody ?? Data())
         let reply = server.reply(to: parsed)
-        if reply.delayMs > 0 { try await Task.sleep(nanoseconds: UInt64(reply.delayMs) * 1_000_000) }
-        return try await FaultMapping.outcome(of: reply, for: parsed, url: url, timeout: request.timeoutInterval)
+        var timeout = request.timeoutInterval
+        if reply.delayMs > 0 {
+            // Over a socket, a client whose timeout comes before the delay ends gives up then.
+            let delay = Double(reply.delayMs) / 1000
+            if timeout > 0 && timeout <= delay {
+                try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+                throw URLError(.timedOut)
+            }
+            try await Task.sleep(nanoseconds: UInt64(reply.delayMs) * 1_000_000)
+            if timeout > 0 { timeout -= delay }
+        }
+        return try await FaultMapping.outcome(of: reply, for: parsed, url: url, timeout: timeout)
     }
 
     /// An admin call the dispatcher makes for its caller failed.

@@ -73,6 +73,17 @@ struct ContractDispatcherTests {
         #expect(Date().timeIntervalSince(started) < 45, "the minute's delay was not cut short")
     }
 
+    /// A delay longer than the request's timeout ends in timedOut at the timeout, as over a socket (asked of
+    /// the dispatcher itself: the client's own deadline would say timedOut anyway).
+    @Test func aDelayPastTheTimeout_IsTimedOut() async throws {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1/healthChecker")!, timeoutInterval: 0.3)
+        request.setValue("slow", forHTTPHeaderField: MockHeader.scenario)
+        await #expect { _ = try await dispatcher.dispatch(request) } throws: { ($0 as? URLError)?.code == .timedOut }
+        request.timeoutInterval = 5
+        let (body, response) = try await dispatcher.dispatch(request)
+        #expect(response.statusCode == 200 && String(decoding: body, as: UTF8.self).hasPrefix("OK"))
+    }
+
     /// A dribbled body arrives whole, after the time its pieces take over a socket.
     @Test func aPacedBody_ArrivesWhole_AfterItsPace() async throws {
         let folder = try ScratchContracts(contracts: [("paced.json", #"""

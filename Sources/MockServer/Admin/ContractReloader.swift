@@ -103,11 +103,10 @@ final class ContractReloader: Sendable {
                                                     fixturesDirectory: configuration.fixturesDirectory)
             let serving = ServingSet(contracts: contracts, serverScenario: configuration.scenario)
             // Kept items must still fit their resources, or the new set is refused like a broken contract.
-            let kept = try resources.persistence?.load(contracts.contracts.flatMap(\.resources)) ?? [:]
+            try resources.replaceOrigins(seeds: contracts.seeds, resources: contracts.contracts.flatMap(\.resources))
             outcome = ReloadOutcome(succeeded: true, problems: [], endpoints: serving.routes.count,
                                     seconds: POSIX.wallClock().seconds)
             scenarios.prune(to: serving)
-            resources.replaceOrigins(seeds: contracts.seeds, kept: kept)
             state.withValue { $0.current = serving }
         } catch {
             outcome = ReloadOutcome(succeeded: false, problems: error.problems, endpoints: current.routes.count,

@@ -7,7 +7,7 @@ import HTTPCore
 /// a 429 `Retry-After` (RFC 9110 §10.2.3) in the form the contract declares.
 enum RateLimitHeaders {
     static func fields(_ admission: RateLimiter.Admission, _ limit: RateLimit) -> [(name: String, value: String)] {
-        let resetAt = POSIX.wallClock().seconds + admission.resetSeconds
+        let resetAt = Self.windowEnd(admission)
         return [
             ("RateLimit-Limit", String(admission.limit)),
             ("RateLimit-Remaining", String(admission.remaining)),
@@ -18,12 +18,19 @@ enum RateLimitHeaders {
         ]
     }
 
+    /// The wall-clock second the window ends in, rounded up: a client that waits for it is never early.
+    private static func windowEnd(_ admission: RateLimiter.Admission) -> Int {
+        let (seconds, milliseconds) = POSIX.wallClock()
+        let end = UInt64(milliseconds) * 1_000_000 + admission.resetNanoseconds
+        return seconds + Int((end + 999_999_999) / 1_000_000_000)
+    }
+
     static func retryAfter(_ admission: RateLimiter.Admission, _ limit: RateLimit) -> [(name: String, value: String)] {
         switch limit.retryAfter {
         case .seconds:
             return [("Retry-After", String(admission.resetSeconds))]
         case .date:
-            return [("Retry-After", HTTPDate.format(POSIX.wallClock().seconds + admission.resetSeconds))]
+            return [("Retry-After", HTTPDate.format(Self.windowEnd(admission)))]
         }
     }
 }

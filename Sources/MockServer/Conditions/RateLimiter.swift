@@ -12,6 +12,8 @@ final class RateLimiter: Sendable {
         let remaining: Int
         /// Whole seconds until the window ends (at least 1).
         let resetSeconds: Int
+        /// Nanoseconds until the window ends.
+        let resetNanoseconds: UInt64
     }
 
     private struct Window {
@@ -28,6 +30,8 @@ final class RateLimiter: Sendable {
     }
 
     private let state = Locked(State())
+    /// The most windows kept at once (endpoints × sessions).
+    static let maximumWindows = 100_000
     private let now: @Sendable () -> UInt64
 
     /// - Parameter now: Monotonic nanoseconds; tests pass their own clock.
@@ -45,6 +49,11 @@ final class RateLimiter: Sendable {
                 state.windows = state.windows.filter { !$0.value.hasEnded(at: now) }
                 state.nextSweep = now + 10_000_000_000
             }
+            // Many sessions at once: past the cap the oldest tenth of the windows goes, as ScenarioStore drops sessions.
+            if state.windows[key] == nil && state.windows.count >= Self.maximumWindows {
+                let oldest = state.windows.sorted { $0.value.opened < $1.value.opened }.prefix(Self.maximumWindows / 10)
+                for (key, _) in oldest { state.windows[key] = nil }
+            }
             var current = state.windows[key] ?? Window(opened: now, length: window, count: 0)
             if current.hasEnded(at: now) || current.length != window { current = Window(opened: now, length: window, count: 0) }
             current.count += 1
@@ -52,7 +61,7 @@ final class RateLimiter: Sendable {
             let left = window - (now &- current.opened)
             return Admission(allowed: current.count <= limit.limit, limit: limit.limit,
                              remaining: max(limit.limit - current.count, 0),
-                             resetSeconds: max(1, Int((left + 999_999_999) / 1_000_000_000)))
+                             resetSeconds: max(1, Int((left + 999_999_999) / 1_000_000_000)), resetNanoseconds: left)
         }
     }
 }

@@ -32,7 +32,14 @@ struct ResourcePersistence: Sendable {
         var problems: [ContractProblem] = []
         for resource in resources {
             let path = path(of: resource.id)
-            guard let bytes = POSIX.readFile(path) else { continue }
+            guard let bytes = POSIX.readFile(path) else {
+                // Missing is a fresh start; there but unreadable must not be overwritten by the first change.
+                if FileManager.default.fileExists(atPath: path) {
+                    problems.append(ContractProblem(file: path, path: "$", reason: "cannot be read (not a file, or no "
+                        + "permission); fix it or remove it to start \(resource.id) from its seed"))
+                }
+                continue
+            }
             do {
                 kept[resource.id] = try Self.collection(from: bytes, of: resource)
             } catch {

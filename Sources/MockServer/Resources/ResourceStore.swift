@@ -59,8 +59,9 @@ final class ResourceStore: Sendable {
     func withCollection<T>(_ resource: Resource, session: String, _ body: (inout Collection) -> T) throws(FileError) -> T {
         let now = POSIX.monotonicNanoseconds()
         let keeps = persistence != nil && session == ScenarioStore.defaultSession
-        let (seed, kept) = origins.withValue { ($0.seeds[resource.id] ?? [], keeps ? $0.kept[resource.id] : nil) }
         return try state.withValue { state throws(FileError) in
+            // Read under the state's lock (always taken first), so a reset or reload cannot slip in between.
+            let (seed, kept) = origins.withValue { ($0.seeds[resource.id] ?? [], keeps ? $0.kept[resource.id] : nil) }
             // Idle sessions go now and then, as ScenarioStore's do; past its cap the oldest tenth goes at once.
             if now >= state.nextSweep {
                 state.sessions = state.sessions.filter {
@@ -105,17 +106,18 @@ final class ResourceStore: Sendable {
     /// Back to the seeds: one resource or every one, in one session or in all. Kept items of the default
     /// session are forgotten, on disk too.
     func reset(resourceID: String?, session: String?) {
-        if let persistence, session == nil || session == ScenarioStore.defaultSession {
-            // The files are those read at start and those written since, by the default session.
-            let written = state.withValue { $0.sessions[ScenarioStore.defaultSession].map { Array($0.collections.keys) } ?? [] }
-            let forgotten = origins.withValue { origins -> Set<String> in
-                let ids = Set(origins.kept.keys).union(written).filter { resourceID == nil || $0 == resourceID }
-                for id in ids { origins.kept[id] = nil }
-                return ids
-            }
-            for id in forgotten { persistence.remove(id) }
-        }
+        // One lock section: no write on another event loop can come between the files and the items.
         state.withValue { state in
+            if let persistence, session == nil || session == ScenarioStore.defaultSession {
+                // The files are those read at start and those written since, by the default session.
+                let written = state.sessions[ScenarioStore.defaultSession].map { Array($0.collections.keys) } ?? []
+                let forgotten = origins.withValue { origins -> Set<String> in
+                    let ids = Set(origins.kept.keys).union(written).filter { resourceID == nil || $0 == resourceID }
+                    for id in ids { origins.kept[id] = nil }
+                    return ids
+                }
+                for id in forgotten { persistence.remove(id) }
+            }
             for id in state.sessions.keys where session == nil || id == session {
                 if let resourceID {
                     state.sessions[id]?.collections[resourceID] = nil
@@ -126,11 +128,16 @@ final class ResourceStore: Sendable {
         }
     }
 
-    /// New seeds after a contract reload, and the default session's kept items read again; every session
-    /// starts again from them.
-    func replaceOrigins(seeds: [String: [JSONValue]], kept: [String: Collection]) {
-        origins.withValue { $0 = Origins(seeds: seeds, kept: kept) }
-        state.withValue { $0.sessions = [:] }
+    /// New seeds after a contract reload, and the default session's kept items read again, under the
+    /// store's lock so that no write comes between the reading and the replacing; every session starts
+    /// again from them.
+    /// - Throws: The problems of a kept file that no longer fits `resources`; nothing is replaced then.
+    func replaceOrigins(seeds: [String: [JSONValue]], resources: [Resource]) throws(ContractLoadError) {
+        try state.withValue { state throws(ContractLoadError) in
+            let kept = try persistence?.load(resources) ?? [:]
+            origins.withValue { $0 = Origins(seeds: seeds, kept: kept) }
+            state.sessions = [:]
+        }
     }
 
     static func nextID(after items: [JSONValue], _ resource: Resource) -> Int {

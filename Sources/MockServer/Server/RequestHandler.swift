@@ -67,7 +67,11 @@ final class RequestHandler: HTTPResponder {
         case .transport(.truncate(let response, let announced)):
             head = response.head
             length = announced
-        case .transport, .stream:
+        case .stream(let response, let body):
+            // A paced body: its head, and the length it announces (a journal stream has none).
+            head = response.head
+            length = body.length
+        case .transport:
             break
         }
         let duration = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0

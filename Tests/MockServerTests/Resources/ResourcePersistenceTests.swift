@@ -82,6 +82,12 @@ struct ResourcePersistenceTests {
         #expect(throws: (any Error).self) { _ = try MockServer(configuration: configuration) }
     }
 
+    @Test func aKeptFileThatCannotBeRead_StopsTheStart_InsteadOfBeingOverwritten() throws {
+        try FileManager.default.createDirectory(atPath: keep + "/cartItems.json/inside", withIntermediateDirectories: true)
+        #expect { _ = try MockServer(configuration: configuration) } throws: { "\($0)".contains("cannot be read") }
+        #expect(FileManager.default.fileExists(atPath: keep + "/cartItems.json/inside"))
+    }
+
     @Test func aChangeThatCannotBeWritten_Is500_AndIsUndone() async throws {
         try await serve { client throws in
             // A folder where the file goes: the rename over it fails, for root as for anyone.
