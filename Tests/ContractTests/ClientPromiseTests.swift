@@ -55,7 +55,8 @@ import TestSupport
         var path: String
         var method: HTTPMethod = .get
         var body: any RequestBody = PlainBody()
-        var timeout: TimeInterval? = 5
+        // Generous: under the sanitizers a starved test pool has held an attempt for more than 5 s.
+        var timeout: TimeInterval? = 30
     }
 
     /// Starts a server on the scratch contract and gives `body` a client playing `scenario` in a session of its own.

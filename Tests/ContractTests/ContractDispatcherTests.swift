@@ -16,7 +16,7 @@ struct ContractDispatcherTests {
 
     init() throws {
         dispatcher = try ContractDispatcher(contracts: ContractCatalog.contractsDirectory, fixtures: ContractCatalog.fixturesDirectory)
-        client = APIClient(environment: .local(), dispatcher: dispatcher, defaultTimeout: 5)
+        client = APIClient(environment: .local(), dispatcher: dispatcher, defaultTimeout: 30)
     }
 
     @Test func answersFromTheFixtures_AndTheScenarioPropertyAndOverridesPickOthers() async throws {

@@ -54,7 +54,7 @@ struct ExecutableTests {
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         let client = APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: session),
-                               defaultTimeout: 5)
+                               defaultTimeout: 30)
         #expect(await HealthService(client: client).check().value == "OK")
         #expect(await ProductService(client: client, vendorIdentifier: "v").detail(id: 3).value?.id == 3)
         let failing = APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: session),
@@ -80,7 +80,7 @@ struct ExecutableTests {
         defer { urlSession.finishTasksAndInvalidate() }
         try await body { session in
             APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: urlSession),
-                      interceptors: [session], defaultTimeout: 5)
+                      interceptors: [session], defaultTimeout: 30)
         }
     }
 
@@ -173,10 +173,10 @@ struct ExecutableTests {
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         let client = APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: session),
-                               defaultTimeout: 5)
+                               defaultTimeout: 30)
         #expect(await HealthService(client: client).check().value == "OK")
         let faulty = APIClient(environment: .local(port: port), dispatcher: URLSessionDispatcher(session: session),
-                               interceptors: [HeaderInterceptor(["X-Mock-Scenario": "malformed"])], defaultTimeout: 5)
+                               interceptors: [HeaderInterceptor(["X-Mock-Scenario": "malformed"])], defaultTimeout: 30)
         #expect(await HealthService(client: faulty).check().caseName == "networkFail")
 
         process.terminate()

@@ -35,7 +35,7 @@ enum LiveServer {
     ///   - timeout: Whole seconds; FoundationNetworking truncates fractions.
     ///   - session: The mock session (and scenario) every request names; a new one by default.
     static func client(port: UInt16, headers: [String: String] = [:], session: MockSession = MockSession(),
-                       timeout: TimeInterval = 5) -> (APIClient, URLSession) {
+                       timeout: TimeInterval = 30) -> (APIClient, URLSession) {
         _ = descriptorLimit
         let urlSession = URLSession(configuration: .ephemeral)
         let client = APIClient(environment: .local(port: Int(port)), dispatcher: URLSessionDispatcher(session: urlSession),
