@@ -6,8 +6,11 @@ import HTTPCore
 /// the mock layer sees exactly what it would see over TCP.
 enum InProcessRequest {
     static func parse(method: String, url: URL, headers: [String: String], body: Data) throws -> HTTPRequest {
-        var target = url.path.isEmpty ? "/" : url.path
-        if let query = url.query { target += "?" + query }
+        // As written, percent-escapes kept: `url.path` would decode `%2F` into a segment break.
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? url.path
+        var target = path.isEmpty ? "/" : path
+        if let query = components?.percentEncodedQuery { target += "?" + query }
         var head = "\(method) \(target) HTTP/1.1\r\n"
         let given = Set(headers.keys.map { $0.lowercased() })
         if !given.contains("host") { head += "Host: \(url.host ?? "localhost")\(url.port.map { ":\($0)" } ?? "")\r\n" }

@@ -84,6 +84,15 @@ struct ContractDispatcherTests {
         #expect(response.statusCode == 200 && String(decoding: body, as: UTF8.self).hasPrefix("OK"))
     }
 
+    /// A percent-escape in the path reaches the router as over a socket: `%2F` stays inside its segment.
+    @Test func percentEscapesInThePath_AreKept() async throws {
+        let request = URLRequest(url: URL(string: "http://127.0.0.1/api/products/a%2Fb")!)
+        let (_, response) = try await dispatcher.dispatch(request)
+        let entry = try #require(try dispatcher.server.journalEntries().last)
+        #expect(entry.target == "/api/products/a%2Fb", "\(entry.target)")
+        #expect(response.statusCode == 400, "one segment that is not an integer id, not two segments (404)")
+    }
+
     /// A dribbled body arrives whole, after the time its pieces take over a socket.
     @Test func aPacedBody_ArrivesWhole_AfterItsPace() async throws {
         let folder = try ScratchContracts(contracts: [("paced.json", #"""
