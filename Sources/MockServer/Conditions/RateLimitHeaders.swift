@@ -6,7 +6,7 @@ import HTTPCore
 /// `X-RateLimit-*` (GitHub's and many APIs' names; `X-RateLimit-Reset` in epoch seconds, as GitHub), and on
 /// a 429 `Retry-After` (RFC 9110 §10.2.3) in the form the contract declares.
 enum RateLimitHeaders {
-    static func fields(_ admission: RateLimiter.Admission, _ limit: RateLimit) -> [(name: String, value: String)] {
+    static func fields(_ admission: RateLimiter.Admission) -> [(name: String, value: String)] {
         let resetAt = Self.windowEnd(admission)
         return [
             ("RateLimit-Limit", String(admission.limit)),

@@ -177,7 +177,7 @@ final class RequestHandler: HTTPResponder {
         var limitFields: [(name: String, value: String)] = []
         if let limit = route.endpoint.rateLimit {
             let admission = rateLimiter.admit(limit, endpoint: route.id, session: session)
-            limitFields = RateLimitHeaders.fields(admission, limit)
+            limitFields = RateLimitHeaders.fields(admission)
             guard admission.allowed else {
                 let named = scenarios.select(route, requested: requested, session: session, advancing: false)
                 let reason = "rate limit: more than \(limit.limit) requests in \(limit.windowSeconds) s "
@@ -213,20 +213,12 @@ final class RequestHandler: HTTPResponder {
                              entry(request, endpoint: route.id, selection: selection, fault: profile.fault.rawValue,
                                    reason: reason, delayMs: delay))
         }
-        let linkLatency = profile?.latency
         if let (resource, operation) = route.resource, play.name == Resource.storeScenario {
             let response = resources.respond(operation, of: resource, request: request, itemID: parameters["id"],
                                              session: selection.session,
                                              naming: MockHeader.naming(endpoint: route.id, scenario: play.name))
             // The server's and the profile's latency and bandwidth apply to the store's answers as to any other.
-            let bandwidth = profile?.bandwidth ?? serverBandwidth
-            let delay = latency.delay(fixed: bandwidth?.latencyMs ?? 0, latency: nil, extra: linkLatency)
-            let note = Reply.Note(source: play.name)
-            let reply = if let bandwidth, !response.body.isEmpty {
-                Pacing(bandwidth, bodySize: response.body.count).reply(response, delayMs: delay, note: note)
-            } else {
-                Reply(.respond(response), delayMs: delay, note: note)
-            }
+            let (reply, delay) = conditioned(response, play: play, profile: profile)
             return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: response.status.code,
                                           delayMs: delay))
         }
@@ -251,22 +243,14 @@ final class RequestHandler: HTTPResponder {
         }
         switch play.action {
         case .fault(let fault, let head, let holdMs):
-            let delay = latency.delay(fixed: play.delayMs, latency: play.latency, extra: linkLatency)
+            let delay = latency.delay(fixed: play.delayMs, latency: play.latency, extra: profile?.latency)
             let reply = Reply(.transport(fault.transport(head: head, holdMs: holdMs, fixture: body)),
                               delayMs: delay, note: .init(source: play.name, outcome: fault.rawValue))
             return journaled(reply, entry(request, endpoint: route.id, selection: selection, fault: fault.rawValue,
                                           delayMs: delay))
         case .respond(let status, let headWithBody, let headWithoutBody):
             let response = HTTPResponse(status: status, head: body.isEmpty ? headWithoutBody : headWithBody, body: body)
-            let bandwidth = play.bandwidth ?? profile?.bandwidth ?? serverBandwidth
-            let delay = latency.delay(fixed: play.delayMs + (bandwidth?.latencyMs ?? 0), latency: play.latency,
-                                      extra: linkLatency)
-            let pacing = play.dribble.map { Pacing($0, bodySize: body.count) } ?? bandwidth.map { Pacing($0, bodySize: body.count) }
-            let reply = if let pacing, !body.isEmpty {
-                pacing.reply(response, delayMs: delay, note: .init(source: play.name))
-            } else {
-                Reply(.respond(response), delayMs: delay, note: .init(source: play.name))
-            }
+            let (reply, delay) = conditioned(response, play: play, profile: profile)
             return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: status.code,
                                           delayMs: delay))
         case .sequence:
@@ -274,6 +258,23 @@ final class RequestHandler: HTTPResponder {
             let response = ServerJSON.error(.internalServerError, "sequence \(play.name) has no steps")
             return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 500))
         }
+    }
+
+    /// `response` as the network conditions deliver it: after the play's delay, its latency draw, the
+    /// profile's and the server's, and a preset's time to the first byte; its body paced by the play's
+    /// dribble, else by the first bandwidth of the play, the profile and the server.
+    private func conditioned(_ response: HTTPResponse, play: ScenarioPlay, profile: ConditionProfile?)
+        -> (reply: Reply, delayMs: Int)
+    {
+        let bandwidth = play.bandwidth ?? profile?.bandwidth ?? serverBandwidth
+        let delay = latency.delay(fixed: play.delayMs + (bandwidth?.latencyMs ?? 0), latency: play.latency,
+                                  extra: profile?.latency)
+        let note = Reply.Note(source: play.name)
+        let size = response.body.count
+        guard size > 0,
+              let pacing = play.dribble.map({ Pacing($0, bodySize: size) }) ?? bandwidth.map({ Pacing($0, bodySize: size) })
+        else { return (Reply(.respond(response), delayMs: delay, note: note), delay) }
+        return (pacing.reply(response, delayMs: delay, note: note), delay)
     }
 
     /// The head a `truncated_body` failure announces.
