@@ -33,7 +33,9 @@ let package = Package(
         .target(name: "ContractDispatcher", dependencies: ["Networking", "MockServer", "HTTPCore"], swiftSettings: strict),
         // OpenAPI in and out: contracts to an OpenAPI 3.1 document and OpenAPI 3.0/3.1 documents to contracts.
         .target(name: "OpenAPI", dependencies: ["ContractModel"], swiftSettings: strict),
-        .executableTarget(name: "mock-server", dependencies: ["MockServer", "HTTPCore", "ContractModel", "OpenAPI"],
+        // Record and proxy: the upstream client and the writer that turns exchanges into contracts.
+        .target(name: "Recorder", dependencies: ["MockServer", "HTTPCore", "ContractModel"], swiftSettings: strict),
+        .executableTarget(name: "mock-server", dependencies: ["MockServer", "HTTPCore", "ContractModel", "OpenAPI", "Recorder"],
                           swiftSettings: strict),
 
         .target(name: "TestSupport", dependencies: ["HTTPCore"], path: "Tests/TestSupport", swiftSettings: strict),
@@ -43,6 +45,8 @@ let package = Package(
                     exclude: ["YAMLSuite", "OpenAPIExamples"], swiftSettings: strict),
         .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI", "ContractModel", "TestSupport"],
                     exclude: ["OpenAPIDocuments"], swiftSettings: strict),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "MockServer", "HTTPCore", "ContractModel", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(
             name: "MockServerTests", dependencies: ["MockServer", "HTTPCore", "ContractModel", "TestSupport"], swiftSettings: strict),
         .testTarget(
