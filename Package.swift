@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HTTPCore"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking"], swiftSettings: strict),
         .testTarget(name: "EndpointsTests", dependencies: ["Endpoints", "Networking"], swiftSettings: strict),
-        .testTarget(name: "ContractModelTests", dependencies: ["ContractModel"],
+        .testTarget(name: "ContractModelTests", dependencies: ["ContractModel", "TestSupport"],
                     exclude: ["YAMLSuite", "OpenAPIExamples"], swiftSettings: strict),
         .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI", "ContractModel", "TestSupport"],
                     exclude: ["OpenAPIDocuments"], swiftSettings: strict),

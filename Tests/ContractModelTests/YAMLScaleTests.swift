@@ -1,8 +1,9 @@
 import ContractModel
+import TestSupport
 import Testing
 
 /// Large and hostile documents are read in time linear in their size.
-struct YAMLScaleTests {
+@Suite(.blockingIO) struct YAMLScaleTests {
     @Test(.timeLimit(.minutes(1)))
     func largeBlockAndFlowCollections_AreReadInLinearTime() throws {
         let count = 30_000

@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// Requests built to break their contract come back as requestErr, and the journal names the violation.
-struct ContractViolationTests {
+@Suite(.blockingIO) struct ContractViolationTests {
     /// An endpoint declared by hand, to send what the typed calls never would.
     struct RawEndpoint: Endpoint {
         var path: String

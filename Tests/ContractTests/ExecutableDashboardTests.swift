@@ -4,7 +4,7 @@ import Testing
 
 /// The start-up banner's link to the dashboard, in each case of the admin token: none, given with
 /// `--admin-token` (in the link's fragment, which no browser sends), or made up for devices on the network.
-struct ExecutableDashboardTests {
+@Suite(.blockingIO) struct ExecutableDashboardTests {
     /// Reads standard output until the banner's dashboard line.
     private func dashboardLine(_ output: Pipe) throws -> String {
         while true {

@@ -1,10 +1,11 @@
 import ContractModel
 import Foundation
+import TestSupport
 import Testing
 
 /// How the executable shows the endpoints: the table at start-up while it is short, a summary line
 /// once it is not, and the whole table on demand with `--list-endpoints`.
-struct ExecutableEndpointListTests {
+@Suite(.blockingIO) struct ExecutableEndpointListTests {
     @Test func listEndpoints_PrintsEveryBundledEndpoint_AndExitsZero() async throws {
         // GIVEN
         let set = try ContractCatalog.contracts.get()

@@ -1,11 +1,12 @@
 import ContractModel
 import Foundation
+import TestSupport
 import Testing
 
 /// What the executable prints and how it exits, for a person at a terminal and for a harness that
 /// pipes it: JSON lines only under `--log json`, one line under `--quiet`, errors with absolute paths
 /// and hints, usage errors caught as such. Exit codes: 0 fine, 1 contract problems, 2 usage errors.
-struct ExecutableOutputTests {
+@Suite(.blockingIO) struct ExecutableOutputTests {
     private let folders = ["--contracts", ContractCatalog.contractsDirectory, "--fixtures", ContractCatalog.fixturesDirectory]
 
     @Test func logJSON_PutsTheBannerAndTableOnStandardError() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// What the executable takes from the machine it runs on: processors, descriptors, the I/O backend.
-struct ExecutablePlatformTests {
+@Suite(.blockingIO) struct ExecutablePlatformTests {
     /// The line after the listening and dashboard lines: "<n> event loop(s) (<backend>), up to <m> open descriptors".
     private func startLine(
         arguments: [String] = [],

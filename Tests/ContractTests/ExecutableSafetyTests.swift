@@ -9,7 +9,7 @@ import TestSupport
 
 /// The real executable left running the way developers leave it: output nobody reads, too few
 /// descriptors, a LAN address.
-struct ExecutableSafetyTests {
+@Suite(.blockingIO) struct ExecutableSafetyTests {
     /// A harness that reads only the first line of stdout must not stop the server: the access log is
     /// written from its own thread and drops lines when nobody reads them.
     @Test func undrainedStdout_NeverStopsTheServer() throws {

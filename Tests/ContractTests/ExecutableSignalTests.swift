@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 /// Signals sent to the real executable: none is ever lost, however early it arrives.
-struct ExecutableSignalTests {
+@Suite(.blockingIO) struct ExecutableSignalTests {
     private func start(
         stderr: Pipe? = nil,
         waitUntilListening: Bool = true,

@@ -13,7 +13,7 @@ import TestSupport
 import Testing
 
 /// Runs the built `mock-server` executable the way users and CI do.
-struct ExecutableTests {
+@Suite(.blockingIO) struct ExecutableTests {
     /// The executable built next to this test bundle (the test target depends on it), found from the
     /// image that holds this code: the test binary on Linux (`/proc/self/exe`), the `.xctest` bundle's
     /// binary on Darwin (`dladdr`), whatever process loaded it (`xctest`, `swiftpm-testing-helper`,

@@ -1,10 +1,11 @@
 import ContractModel
 import Foundation
 import OpenAPI
+import TestSupport
 import Testing
 
 /// Documents in the style of real ones, imported: what the contracts say, and what the report lists.
-struct OpenAPIImportTests {
+@Suite(.blockingIO) struct OpenAPIImportTests {
     private func document(_ name: String) -> String { OpenAPITestFiles.documents + "/" + name }
 
     private func endpoint(_ id: String, in contracts: ContractSet, sourceLocation: SourceLocation = #_sourceLocation)

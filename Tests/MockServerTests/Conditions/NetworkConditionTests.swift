@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// Latency draws and rate limits, over real sockets.
-struct NetworkConditionTests {
+@Suite(.blockingIO) struct NetworkConditionTests {
     private static func contract(rateLimit: String = "", latency: String = "") -> String {
         """
         {"domain": "c", "endpoints": [{"id": "ping", "method": "GET", "path": "/ping" \(rateLimit.isEmpty ? "" : ", \"rateLimit\": \(rateLimit)"),

@@ -1,6 +1,7 @@
 import ContractModel
 @testable import HTTPCore
 @testable import MockServer
+import TestSupport
 import Testing
 
 /// Darwin gives secondary threads (Swift concurrency's, a test runner's) 512 KB of stack. The JSON
@@ -61,7 +62,7 @@ struct YAMLStackDepthTests {
 }
 
 /// A large body is read in time linear in its size (it is read on an event loop's thread).
-struct JSONReaderScaleTests {
+@Suite(.blockingIO) struct JSONReaderScaleTests {
     @Test(.timeLimit(.minutes(1)))
     func largeArrayAndObject_AreReadInLinearTime() throws {
         let count = 200_000

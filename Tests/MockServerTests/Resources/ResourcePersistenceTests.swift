@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `--persist`: the default session's items kept in a folder across restarts, written atomically.
-struct ResourcePersistenceTests {
+@Suite(.blockingIO) struct ResourcePersistenceTests {
     private let folder: ScratchContracts
     private let keep: String
     private let json = ["Content-Type": "application/json"]

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `X-Mock-Session` scopes every run-time change: overrides, states, sequence positions and counters.
-struct SessionTests {
+@Suite(.blockingIO) struct SessionTests {
     private let bearer = ["Authorization": "Bearer token"]
 
     @Test func overrideInOneSession_IsNotSeenByAnotherOrTheDefault() async throws {

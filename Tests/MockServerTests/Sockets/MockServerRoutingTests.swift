@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Routing, scenarios, validation and the admin API, over real loopback sockets.
-struct MockServerRoutingTests {
+@Suite(.blockingIO) struct MockServerRoutingTests {
     @Test func fixture_IsServed_WithFramingHeaders() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)
@@ -136,7 +136,7 @@ struct MockServerRoutingTests {
 }
 
 
-struct JournalCodingTests {
+@Suite(.blockingIO) struct JournalCodingTests {
     @Test func journalEntry_RoundTripsThroughTheAdminJSON() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)
