@@ -56,9 +56,13 @@ struct FileSetWriter {
     private static func createFolder(_ folder: String, created: inout [String]) throws(RecordingError) {
         var missing: [String] = []
         var current = folder
-        while !current.isEmpty && current != "/" && current != "." && !isFolder(current) {
+        while !current.isEmpty && current != "/" && current != "." && !FileManager.default.fileExists(atPath: current) {
             missing.append(current)
             current = parent(of: current)
+        }
+        if !current.isEmpty && !isFolder(current) {
+            throw RecordingError("cannot create the folder \(missing.first ?? folder): \(current) is not a folder; "
+                + "nothing was written")
         }
         for path in missing.reversed() {
             do {

@@ -47,6 +47,9 @@ public struct RecordingWriter: Sendable {
         /// Exchanges a contract cannot describe (a method it has no word for, a status outside 200…599, a
         /// path that is not one), each with its reason; the others are written.
         public var skipped: [String] = []
+
+        /// Nothing written.
+        public init() {}
     }
 
     public let contractsDirectory: String
@@ -76,7 +79,8 @@ public struct RecordingWriter: Sendable {
                                        redactor: SecretRedactor(extraKeys: redaction.keys), namer: namer,
                                        reservedIDs: merger.endpointIDs)
         let plan = planner.plan(exchanges)
-        var summary = Summary(skipped: plan.skipped)
+        var summary = Summary()
+        summary.skipped = plan.skipped
         var contracts: [String: [UInt8]] = [:]
         if merge {
             merger.merge(plan.endpoints)
