@@ -95,3 +95,19 @@ import Testing
         ])
     }
 }
+
+extension RecordingReplayTests {
+    @Test func uuidIDs_BecomeAStringParameter_AndTheDomainSkipsVersionAndAPISegments() throws {
+        let folders = try RecordingFolders()
+        let traffic: [RecordedExchange] = [
+            .make("/api/v2/orders/3f2504e0-4f89-11d3-9a0c-0305e82c3301", body: #"{"n":1}"#),
+            .make("/api/v2/orders/9a2504e0-4f89-11d3-9a0c-0305e82c3302", body: #"{"n":2}"#),
+        ]
+        _ = try folders.writer().write(traffic)
+        let contracts = try #require(folders.validate())
+        #expect(contracts.contracts.map(\.domain) == ["orders"])
+        #expect(contracts.endpoints.map(\.id) == ["getApiV2OrdersById"])
+        #expect(contracts.endpoints.first?.request.pathParams == ["id": FieldType(kind: .string)])
+        try Replay.expectRecordedAnswers(traffic, folders: folders)
+    }
+}
