@@ -1,10 +1,33 @@
-/// Turns recorded exchanges into contracts and fixtures on disk. (Interface only; being written.)
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ContractModel
+import HTTPCore
+
+/// Turns recorded exchanges into contracts and fixtures on disk that `mock-server validate` accepts
+/// and that, served, answer each recorded request with its recorded status and body.
+///
+/// One contract file per domain (``RecordingNames``), one endpoint per method and path template, one
+/// scenario per distinct outcome (see ``RecordingPlanner`` for templates, per-id fixtures and replay).
+/// Secrets never reach the files: credential headers are dropped, secret JSON and form values are
+/// replaced with `"<redacted>"`, query values and request bodies are described by their types only.
+///
+/// ```swift
+/// let writer = RecordingWriter(contractsDirectory: "Recorded/Contracts", fixturesDirectory: "Recorded/Fixtures",
+///                              redaction: .init(), merge: false)
+/// let summary = try writer.write(exchanges)
+/// print("\(summary.endpoints) endpoints, \(summary.scenarios) scenarios")
+/// ```
 public struct RecordingWriter: Sendable {
     /// What is kept out of the files: header names and JSON keys whose values are secrets.
     public struct Redaction: Sendable {
         public var headers: [String]
         public var keys: [String]
         /// The defaults plus `extraHeaders` (`--redact-header`) and `extraKeys` (`--redact-key`).
+        /// The defaults: the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`; the
+        /// keys `access_token`, `refresh_token`, `id_token`, `password`, `secret` and `api_key` (any case).
         public init(extraHeaders: [String] = [], extraKeys: [String] = []) {
             headers = extraHeaders
             keys = extraKeys
@@ -13,10 +36,20 @@ public struct RecordingWriter: Sendable {
 
     /// What one write did, for the log line after a flush.
     public struct Summary: Sendable, Equatable {
+        /// The contract files written, as paths under ``RecordingWriter/contractsDirectory``, sorted.
         public var contractFiles: [String] = []
+        /// The fixture files written, as paths under ``RecordingWriter/fixturesDirectory``, sorted.
         public var fixtureFiles: [String] = []
+        /// Endpoints written (with `merge`, endpoints added).
         public var endpoints = 0
+        /// Scenarios written (with `merge`, scenarios added).
         public var scenarios = 0
+        /// Exchanges a contract cannot describe (a method it has no word for, a status outside 200…599, a
+        /// path that is not one), each with its reason; the others are written.
+        public var skipped: [String] = []
+
+        /// Nothing written.
+        public init() {}
     }
 
     public let contractsDirectory: String
@@ -32,8 +65,70 @@ public struct RecordingWriter: Sendable {
         self.merge = merge
     }
 
-    /// Writes `exchanges` (everything recorded so far) as contracts and fixtures.
-    public func write(_ exchanges: [RecordedExchange]) throws -> Summary {
-        Summary()
+    /// Writes `exchanges` (everything recorded so far) as contracts and fixtures, all or nothing.
+    /// - Returns: What was written, and the exchanges left out.
+    /// - Throws: ``RecordingError`` when the contracts folder already holds contracts (or the fixtures
+    ///   folder holds files) and `merge` is off, when an existing contract to merge into is not JSON, or
+    ///   when a folder or file cannot be written; nothing is written then.
+    public func write(_ exchanges: [RecordedExchange]) throws(RecordingError) -> Summary {
+        let existing = try existingContracts()
+        let fixtures = fixturesDirectory
+        let namer = merge ? FixtureNamer(existing: { POSIX.readFile(fixtures + "/" + $0) }) : FixtureNamer()
+        var merger = ContractMerger(documents: existing)
+        var planner = RecordingPlanner(headers: HeaderFilter(extraSecrets: redaction.headers),
+                                       redactor: SecretRedactor(extraKeys: redaction.keys), namer: namer,
+                                       reservedIDs: merger.endpointIDs)
+        let plan = planner.plan(exchanges)
+        var summary = Summary()
+        summary.skipped = plan.skipped
+        var contracts: [String: [UInt8]] = [:]
+        if merge {
+            merger.merge(plan.endpoints)
+            for file in merger.changed { contracts[file] = merger.documents[file].map(ContractDocument.bytes) }
+            (summary.endpoints, summary.scenarios) = (merger.addedEndpoints, merger.addedScenarios)
+        } else {
+            for (domain, endpoints) in plan.domains {
+                contracts[domain + ".json"] = ContractDocument.bytes(ContractDocument.contract(domain: domain,
+                                                                                               endpoints: endpoints))
+            }
+            (summary.endpoints, summary.scenarios) = (plan.endpoints.count, plan.endpoints.reduce(0) { $0 + $1.scenarios.count })
+        }
+        // A merge keeps every fixture already there: the namer gave changed ones new names.
+        let newFixtures = plan.fixtures.filter { path, _ in !merge || POSIX.readFile(fixtures + "/" + path) == nil }
+        let files = contracts.map { FileSetWriter.File(path: contractsDirectory + "/" + $0.key, bytes: $0.value) }
+            + newFixtures.map { FileSetWriter.File(path: fixtures + "/" + $0.key, bytes: $0.value) }
+        try FileSetWriter.write(files.sorted { $0.path < $1.path })
+        summary.contractFiles = contracts.keys.sorted().map { contractsDirectory + "/" + $0 }
+        summary.fixtureFiles = newFixtures.keys.sorted().map { fixtures + "/" + $0 }
+        return summary
+    }
+
+    /// The contract documents already in the folder, by file name; refuses a folder that has any when
+    /// `merge` is off.
+    private func existingContracts() throws(RecordingError) -> [String: JSONValue] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: contractsDirectory)) ?? [])
+            .filter { $0.hasSuffix(".json") }.sorted()
+        guard merge else {
+            let fixtures = (try? FileManager.default.contentsOfDirectory(atPath: fixturesDirectory)) ?? []
+            if !names.isEmpty {
+                throw RecordingError("\(contractsDirectory) already holds contracts (\(names.joined(separator: ", "))); "
+                    + "pass --merge to add the recording to them, or choose empty folders; nothing was written")
+            }
+            if !fixtures.isEmpty {
+                throw RecordingError("\(fixturesDirectory) is not empty; pass --merge to add the recording to the "
+                    + "contracts and fixtures there, or choose empty folders; nothing was written")
+            }
+            return [:]
+        }
+        var documents: [String: JSONValue] = [:]
+        for name in names {
+            let path = contractsDirectory + "/" + name
+            guard let bytes = POSIX.readFile(path), let document = try? JSONValue.parse(bytes) else {
+                throw RecordingError("cannot merge into \(path): it is not readable JSON; fix it, or record into "
+                    + "empty folders; nothing was written")
+            }
+            documents[name] = document
+        }
+        return documents
     }
 }
