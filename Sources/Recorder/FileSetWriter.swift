@@ -5,7 +5,7 @@ import Foundation
 #endif
 import HTTPCore
 
-/// Writes a set of files all or nothing. Each is first written in full beside its place
+/// Writes a set of files all or nothing (a file without bytes is removed). Each is first written in full beside its place
 /// (`<name>.recording`), which finds a folder that cannot be created or written, or a full disk, before
 /// any file is touched; then each is put in place with ``POSIX/writeFileAtomically(_:to:)`` (a reader
 /// sees the old file or the new one, never half of one). Should that still fail, the files already
@@ -13,16 +13,18 @@ import HTTPCore
 struct FileSetWriter {
     struct File {
         let path: String
-        let bytes: [UInt8]
+        /// `nil`: the file is removed.
+        let bytes: [UInt8]?
     }
 
     static func write(_ files: [File]) throws(RecordingError) {
         var created: [String] = []
         var staged: [String] = []
         do {
-            for folder in Set(files.map { parent(of: $0.path) }).sorted() { try createFolder(folder, created: &created) }
-            for file in files {
-                try POSIX.writeFileAtomically(file.bytes, to: file.path + ".recording")
+            let written = files.filter { $0.bytes != nil }
+            for folder in Set(written.map { parent(of: $0.path) }).sorted() { try createFolder(folder, created: &created) }
+            for file in written {
+                try POSIX.writeFileAtomically(file.bytes ?? [], to: file.path + ".recording")
                 staged.append(file.path + ".recording")
             }
         } catch {
@@ -34,7 +36,7 @@ struct FileSetWriter {
         for file in files {
             let previous = POSIX.readFile(file.path)
             do {
-                try POSIX.writeFileAtomically(file.bytes, to: file.path)
+                if let bytes = file.bytes { try POSIX.writeFileAtomically(bytes, to: file.path) } else { POSIX.removeFile(file.path) }
                 placed.append((file.path, previous))
             } catch {
                 for (path, previous) in placed.reversed() {

@@ -20,7 +20,11 @@ import HTTPCore
 /// let summary = try writer.write(exchanges)
 /// print("\(summary.endpoints) endpoints, \(summary.scenarios) scenarios")
 /// ```
-public struct RecordingWriter: Sendable {
+///
+/// A writer belongs to one recording session: each ``write(_:)`` writes everything recorded so far over
+/// the folders as they were before its first write (``FolderBaseline``), so flushing twice gives the
+/// files that flushing once at the end would.
+public final class RecordingWriter: Sendable {
     /// What is kept out of the files: header names and JSON keys whose values are secrets.
     public struct Redaction: Sendable {
         public var headers: [String]
@@ -58,6 +62,10 @@ public struct RecordingWriter: Sendable {
     /// Adds to the contracts already in the folders instead of refusing to write over them.
     public let merge: Bool
 
+    /// What the folders held before this session's first write; the lock also keeps two flushes (a
+    /// request and a signal) from writing at once.
+    private let baseline = Locked(FolderBaseline())
+
     public init(contractsDirectory: String, fixturesDirectory: String, redaction: Redaction, merge: Bool) {
         self.contractsDirectory = contractsDirectory
         self.fixturesDirectory = fixturesDirectory
@@ -71,9 +79,17 @@ public struct RecordingWriter: Sendable {
     ///   folder holds files) and `merge` is off, when an existing contract to merge into is not JSON, or
     ///   when a folder or file cannot be written; nothing is written then.
     public func write(_ exchanges: [RecordedExchange]) throws(RecordingError) -> Summary {
-        let existing = try existingContracts()
+        let result = baseline.withValue { baseline -> Result<Summary, RecordingError> in
+            Result { () throws(RecordingError) in try write(exchanges, over: &baseline) }
+        }
+        return try result.get()
+    }
+
+    private func write(_ exchanges: [RecordedExchange], over baseline: inout FolderBaseline) throws(RecordingError) -> Summary {
+        let existing = try existingContracts(baseline)
         let fixtures = fixturesDirectory
-        let namer = merge ? FixtureNamer(existing: { POSIX.readFile(fixtures + "/" + $0) }) : FixtureNamer()
+        let original = baseline
+        let namer = merge ? FixtureNamer(existing: { original.read(fixtures + "/" + $0) }) : FixtureNamer()
         var merger = ContractMerger(documents: existing)
         var planner = RecordingPlanner(headers: HeaderFilter(extraSecrets: redaction.headers),
                                        redactor: SecretRedactor(extraKeys: redaction.keys), namer: namer,
@@ -94,10 +110,15 @@ public struct RecordingWriter: Sendable {
             (summary.endpoints, summary.scenarios) = (plan.endpoints.count, plan.endpoints.reduce(0) { $0 + $1.scenarios.count })
         }
         // A merge keeps every fixture already there: the namer gave changed ones new names.
-        let newFixtures = plan.fixtures.filter { path, _ in !merge || POSIX.readFile(fixtures + "/" + path) == nil }
+        let newFixtures = plan.fixtures.filter { path, _ in !merge || baseline.read(fixtures + "/" + path) == nil }
         let files = contracts.map { FileSetWriter.File(path: contractsDirectory + "/" + $0.key, bytes: $0.value) }
             + newFixtures.map { FileSetWriter.File(path: fixtures + "/" + $0.key, bytes: $0.value) }
-        try FileSetWriter.write(files.sorted { $0.path < $1.path })
+        // What an earlier flush wrote and this one does not goes back to how it was.
+        let restorations = baseline.restorations(besides: Set(files.map(\.path)))
+        var noted = baseline
+        noted.note(files.map(\.path))
+        try FileSetWriter.write((files + restorations).sorted { $0.path < $1.path })
+        baseline = noted
         summary.contractFiles = contracts.keys.sorted().map { contractsDirectory + "/" + $0 }
         summary.fixtureFiles = newFixtures.keys.sorted().map { fixtures + "/" + $0 }
         return summary
@@ -105,16 +126,14 @@ public struct RecordingWriter: Sendable {
 
     /// The contract documents already in the folder, by file name; refuses a folder that has any when
     /// `merge` is off.
-    private func existingContracts() throws(RecordingError) -> [String: JSONValue] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: contractsDirectory)) ?? [])
-            .filter { $0.hasSuffix(".json") }.sorted()
+    private func existingContracts(_ baseline: FolderBaseline) throws(RecordingError) -> [String: JSONValue] {
+        let names = baseline.names(in: contractsDirectory).filter { $0.hasSuffix(".json") }.sorted()
         guard merge else {
-            let fixtures = (try? FileManager.default.contentsOfDirectory(atPath: fixturesDirectory)) ?? []
             if !names.isEmpty {
                 throw RecordingError("\(contractsDirectory) already holds contracts (\(names.joined(separator: ", "))); "
                     + "pass --merge to add the recording to them, or choose empty folders; nothing was written")
             }
-            if !fixtures.isEmpty {
+            if baseline.holdsFiles(fixturesDirectory) {
                 throw RecordingError("\(fixturesDirectory) is not empty; pass --merge to add the recording to the "
                     + "contracts and fixtures there, or choose empty folders; nothing was written")
             }
@@ -123,7 +142,7 @@ public struct RecordingWriter: Sendable {
         var documents: [String: JSONValue] = [:]
         for name in names {
             let path = contractsDirectory + "/" + name
-            guard let bytes = POSIX.readFile(path), let document = try? JSONValue.parse(bytes) else {
+            guard let bytes = baseline.read(path), let document = try? JSONValue.parse(bytes) else {
                 throw RecordingError("cannot merge into \(path): it is not readable JSON; fix it, or record into "
                     + "empty folders; nothing was written")
             }

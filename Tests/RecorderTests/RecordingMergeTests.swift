@@ -21,7 +21,7 @@ import Testing
     }
     """
 
-    private func handWrittenFolders() throws -> RecordingFolders {
+    static func handWrittenFolders() throws -> RecordingFolders {
         let folders = try RecordingFolders()
         try FileManager.default.createDirectory(atPath: folders.fixtures + "/handmade", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folders.contracts, withIntermediateDirectories: true)
@@ -32,7 +32,7 @@ import Testing
 
     @Test func existingContracts_WithoutMerge_AreRefused_AndNothingIsWritten() throws {
         // GIVEN
-        let folders = try handWrittenFolders()
+        let folders = try Self.handWrittenFolders()
         let before = folders.files()
         // WHEN
         let error = #expect(throws: RecordingError.self) { try folders.writer().write(RecordingReplayTests.traffic) }
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func merge_AddsEndpointsAndScenarios_KeepingWhatAPersonWrote() throws {
-        let folders = try handWrittenFolders()
+        let folders = try Self.handWrittenFolders()
         let summary = try folders.writer(merge: true).write(RecordingReplayTests.traffic)
         let contracts = try #require(folders.validate())
         let detail = try #require(contracts.endpoints.first { $0.id == "itemDetail" })
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func merge_OfARecordingAlreadyMerged_ChangesNothing() throws {
-        let folders = try handWrittenFolders()
+        let folders = try Self.handWrittenFolders()
         _ = try folders.writer(merge: true).write(RecordingReplayTests.traffic)
         let once = folders.files()
         let summary = try folders.writer(merge: true).write(RecordingReplayTests.traffic)
