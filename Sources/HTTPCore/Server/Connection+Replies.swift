@@ -25,13 +25,62 @@ extension Connection {
             // A new stream's first part goes at once, whatever the last one's pace was.
             nextPull = 0
             pullScheduled = false
+        case .wait(let reply):
+            // Not sent yet: the responder hears of it (didSend) when the final reply is carried out.
+            return wait(for: reply, request: request, started: started)
         }
         loop.responder.didSend(reply, for: request, bytes: plan.byteCount, started: started)
         guard isOpen else { return }
         switch phase {
         case .active: write()
         case .streaming: write(); pullStream()
-        case .delayed, .holding, .lingering: break
+        case .delayed, .holding, .lingering, .waiting: break
+        }
+    }
+
+    // MARK: - Pending replies
+
+    private func wait(for reply: PendingReply, request: HTTPRequest, started: UInt64?) {
+        let now = POSIX.monotonicNanoseconds()
+        pending = (reply, request, started, now + reply.timeout)
+        phase = .waiting
+        if outbound.isEmpty { watch(.read) } else { write() }
+        guard isOpen else { return }
+        schedule(at: deadline())
+        resumePending()
+    }
+
+    /// Carries out the pending reply if it has arrived, then reads the requests that waited behind it.
+    func resumePending() {
+        guard case .waiting = phase, let waiting = pending,
+              let reply = waiting.reply.take(waker: .init(loop: loop, fd: fd)) else { return }
+        pending = nil
+        phase = .active
+        lastActivity = POSIX.monotonicNanoseconds()
+        perform(reply, for: waiting.request, started: waiting.started)
+        guard isOpen else { return }
+        arm(now: lastActivity)
+        if case .active = phase, outbound.isEmpty, inbound.hasUnconsumed { process() }
+    }
+
+    /// Gives up on the pending reply and answers `status` through the responder's ``HTTPResponder/reject(_:reason:)``,
+    /// then closes: a reply that completes later is dropped.
+    func abandonPending(_ status: HTTPStatus, _ reason: String) {
+        guard let waiting = pending.take() else { return }
+        waiting.reply.cancel()
+        phase = .active
+        var reply = loop.responder.reject(status, reason: reason)
+        reply.closeAfter = true
+        inbound.consumeAll()
+        perform(reply, for: waiting.request, started: waiting.started)
+    }
+
+    /// Another thread has something for this connection: its stream's next part or its pending reply.
+    func wake() {
+        switch phase {
+        case .streaming: pullStream()
+        case .waiting: resumePending()
+        case .active, .delayed, .holding, .lingering: break
         }
     }
 
@@ -126,7 +175,9 @@ extension Connection {
         stream?.body.cancel()
         stream = nil
         if case .stream(_, let body)? = delayed?.reply.action { body.cancel() }
+        if case .later(let reply)? = delayed?.reply.action { reply.cancel() }
         delayed = nil
+        pending.take()?.reply.cancel()
         loop.forget(self)
         POSIX.close(fd)
     }

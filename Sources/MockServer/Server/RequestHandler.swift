@@ -71,7 +71,7 @@ final class RequestHandler: HTTPResponder {
             // A paced body: its head, and the length it announces (a journal stream has none).
             head = response.head
             length = body.length
-        case .transport:
+        case .transport, .later:
             break
         }
         let duration = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
