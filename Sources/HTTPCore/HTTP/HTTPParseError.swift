@@ -19,4 +19,6 @@ package struct HTTPLimits: Sendable {
     package var headerBytes = 32 * 1024
     package var headerCount = 100
     package var bodyBytes = 8 * 1024 * 1024
+
+    package init() {}
 }

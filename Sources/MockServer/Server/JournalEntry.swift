@@ -27,15 +27,15 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public let endpoint: String?
     /// The scenario played, if any.
     public let scenario: String?
-    /// The status sent, or `nil` when a fault sent none.
-    public let status: Int?
+    /// The status sent, or `nil` when a fault sent none (or, for a proxied request, until the backend answered).
+    public internal(set) var status: Int?
     /// The fault played, if any.
     public let fault: String?
     /// How the request broke its contract; empty when it conformed.
     public let violations: [String]
     /// Why the server answered as it did when that is not the scenario's doing (a fixture missing, a
     /// request it could not parse), else `nil`.
-    public let reason: String?
+    public internal(set) var reason: String?
     /// The request's `X-Mock-Session`, or `nil` for the default session.
     public internal(set) var session: String?
     /// What chose the scenario: `header`, `override`, `state`, `server` (`--scenario`) or `first`.
@@ -49,6 +49,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// Milliseconds the reply waited before it was sent (the scenario's delay and latency draws); absent
     /// when it did not wait.
     public internal(set) var delayMs: Int?
+    /// Whether the request was passed through to the backend (`--proxy`) rather than answered by a scenario.
+    public internal(set) var proxied = false
 
     // MARK: Filled in once the reply went to the socket (``Journal/complete(_:response:bytesSent:durationNanoseconds:)``)
 
@@ -126,7 +128,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case sequence, time, method, target, headers, bodySize, body, bodyBase64, bodyTruncated, endpoint, scenario,
              status, fault, violations, reason, session, selectedBy, scenarioSequence, scenarioStep, responseHeaders,
-             bytesSent, durationMs, delayMs
+             bytesSent, durationMs, delayMs, proxied
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -154,6 +156,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         try container.encodeIfPresent(scenarioSequence, forKey: .scenarioSequence)
         try container.encodeIfPresent(scenarioStep, forKey: .scenarioStep)
         try container.encodeIfPresent(delayMs, forKey: .delayMs)
+        if proxied { try container.encode(true, forKey: .proxied) }
         if durationMicroseconds != nil { try container.encode(responseHeaders, forKey: .responseHeaders) }
         try container.encodeIfPresent(bytesSent, forKey: .bytesSent)
         try container.encodeIfPresent(durationMs, forKey: .durationMs)
@@ -188,6 +191,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         scenarioSequence = try container.decodeIfPresent(String.self, forKey: .scenarioSequence)
         scenarioStep = try container.decodeIfPresent(Int.self, forKey: .scenarioStep)
         delayMs = try container.decodeIfPresent(Int.self, forKey: .delayMs)
+        proxied = try container.decodeIfPresent(Bool.self, forKey: .proxied) ?? false
         if let headers = try container.decodeIfPresent([[String]].self, forKey: .responseHeaders) {
             // Kept as the server keeps it: a head (after a status line) and the announced length apart.
             var kept = headers
@@ -213,7 +217,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
             && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations
             && lhs.reason == rhs.reason && lhs.session == rhs.session && lhs.selection == rhs.selection
             && lhs.scenarioSequence == rhs.scenarioSequence && lhs.scenarioStep == rhs.scenarioStep
-            && lhs.delayMs == rhs.delayMs
+            && lhs.delayMs == rhs.delayMs && lhs.proxied == rhs.proxied
             && lhs.responseHeaders == rhs.responseHeaders && lhs.bytesSent == rhs.bytesSent
             && lhs.durationMicroseconds == rhs.durationMicroseconds
     }
