@@ -62,15 +62,15 @@ public final class UpstreamProxy: UpstreamRelay {
 
     // MARK: - Relaying
 
-    /// Fields the server's encoder writes itself for every response.
-    private static let framing: Set<String> = ["content-length", "date"]
+    /// Fields the server's encoder writes itself for every response, and `Via`, sent on with this hop added.
+    private static let replaced: Set<String> = ["content-length", "date", "via"]
 
     /// The backend's response as the client gets it.
     static func relayed(_ response: UpstreamResponse) -> HTTPResponse {
         let fields = response.fields.map { (name: $0.name, value: $0.value) }
         let status = HTTPStatus(response.status, response.reason.isEmpty ? nil : response.reason)
         return HTTPResponse(status: status,
-                            headers: HopByHop.endToEnd(fields, alsoDropping: framing) + [HopByHop.via(after: fields)],
+                            headers: HopByHop.endToEnd(fields, alsoDropping: replaced) + [HopByHop.via(after: fields)],
                             body: response.body)
     }
 

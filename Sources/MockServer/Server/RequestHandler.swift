@@ -295,7 +295,8 @@ final class RequestHandler: HTTPResponder {
         let sequence = journal.append(entry)
         note.sequence = sequence
         let journal = journal
-        return RelayReplies.relay(request, to: upstream, note: note, delayMs: delayMs) { status, reason in
+        return RelayReplies.relay(MockHeader.withoutMockFields(request), to: upstream, note: note,
+                                  delayMs: delayMs) { status, reason in
             journal.relayed(sequence, status: status, reason: reason)
         }
     }
