@@ -92,7 +92,7 @@ struct CommandLineOptions {
                                written on POST /__mock/record/flush and at SIGINT/SIGTERM to --contracts
                                (default ./Recorded/Contracts) and --fixtures (default ./Recorded/Fixtures).
                                Takes --host, --port, --log, --quiet, --threads, --io, --allow-host,
-                               --admin-token, --upstream-timeout, and:
+                               --admin-token, --upstream-timeout, and (these also with --proxy --record):
                  --merge              Add to the contracts already in the folders instead of refusing to
                                       write over them
                  --redact-header <h>  Also keep this header's values out of the files (repeatable)
@@ -100,7 +100,7 @@ struct CommandLineOptions {
                  --max-record-bytes <n>  Relay larger bodies but do not record them (default 52428800, 50 MiB)
 
         EXIT CODES: 0 fine, 1 contract problems (or a document import cannot read, or the port or a folder
-                    unusable), 2 usage errors.
+                    unusable, or a recording that could not be written at shutdown), 2 usage errors.
         """
 
     struct UsageError: Error, CustomStringConvertible {
