@@ -185,6 +185,30 @@ struct ExecutableRecordTests {
         }
     }
 
+    @Test func proxyWithRecord_FlushesTheRelayedExchanges_AndWithoutRecordHasNothingToFlush() async throws {
+        try await withBackend { backend in
+            try await offThePool {
+                let recording = try RunningExecutable(["--proxy", backend.url + "/api", "--record", "--log", "off",
+                                                       "--contracts", ContractCatalog.contractsDirectory,
+                                                       "--fixtures", ContractCatalog.fixturesDirectory])
+                _ = try exchange(port: recording.port, "GET /healthChecker HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                _ = try exchange(port: recording.port, "GET /v1/items HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                let flush = try exchange(port: recording.port, Self.flushRequest)
+                let body = try #require(try JSONSerialization.jsonObject(with: Data(flush.body)) as? [String: Any])
+                // Only what went to the backend is recorded, not what the contracts answered
+                #expect(flush.status == 200 && body["flushed"] as? Int == 1)
+                let ended = recording.stop()
+                #expect(ended.status == 0 && ended.errors.contains("recording: wrote 1 exchange"), "\(ended.errors)")
+
+                let plain = try RunningExecutable(["--proxy", backend.url, "--log", "off",
+                                                   "--contracts", ContractCatalog.contractsDirectory,
+                                                   "--fixtures", ContractCatalog.fixturesDirectory])
+                defer { _ = plain.stop() }
+                #expect(try exchange(port: plain.port, Self.flushRequest).status == 404)
+            }
+        }
+    }
+
     @Test func proxyScenario_PassesThroughWhenChosen_AndNeedsProxyToLoad() async throws {
         let served = try ScratchContracts(contracts: [("items.json", """
             {"domain": "items", "endpoints": [{"id": "items", "method": "GET", "path": "/v1/items",
