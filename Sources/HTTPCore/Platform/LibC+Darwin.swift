@@ -14,6 +14,9 @@ package enum LibC {
         return fd
     }
 
+    /// `SOCK_STREAM` as `addrinfo` and `socket` take it.
+    package static let streamSocketType = SOCK_STREAM
+
     /// A non-blocking, close-on-exec TCP socket for an outgoing connection that raises no SIGPIPE, or -1 with
     /// `errno` set.
     package static func makeClientSocket(family: Int32) -> Int32 {

@@ -12,6 +12,9 @@ package enum LibC {
         socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
 
+    /// `SOCK_STREAM` as `addrinfo` and `socket` take it.
+    package static let streamSocketType = Int32(SOCK_STREAM.rawValue)
+
     /// A non-blocking, close-on-exec TCP socket for an outgoing connection (SIGPIPE is kept away per send, by
     /// ``sendVectors(_:_:_:)``).
     package static func makeClientSocket(family: Int32) -> Int32 {
