@@ -118,8 +118,7 @@ public final class Journal: Sendable {
     func relayed(_ sequence: Int, status: Int, reason: String?) {
         ring.withValue { ring in
             guard let slot = ring.slot(of: sequence) else { return }
-            ring.entries[slot].status = status
-            if let reason { ring.entries[slot].reason = reason }
+            ring.entries[slot].relay = JournalEntry.Relay(status: status, reason: reason)
         }
     }
 

@@ -289,7 +289,7 @@ final class RequestHandler: HTTPResponder {
     ) -> Reply {
         var entry = entry(request, endpoint: endpoint, selection: selection, reason: "proxied to \(upstream.target)",
                           delayMs: delayMs)
-        entry.proxied = true
+        entry.relay = .pending
         var note = Reply.Note(source: selection?.play.name ?? RelayReplies.outcome, outcome: RelayReplies.outcome,
                               reason: entry.reason)
         let sequence = journal.append(entry)
