@@ -113,15 +113,6 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Notes how the backend answered the proxied request numbered `sequence`: the status relayed (or the 502),
-    /// and why there was no answer.
-    func relayed(_ sequence: Int, status: Int, reason: String?) {
-        ring.withValue { ring in
-            guard let slot = ring.slot(of: sequence) else { return }
-            ring.entries[slot].relay = JournalEntry.Relay(status: status, reason: reason)
-        }
-    }
-
     /// The sequence number of the last entry recorded (0 before the first).
     var lastSequence: Int { ring.withValue { $0.nextSequence - 1 } }
 

@@ -279,7 +279,7 @@ final class RequestHandler: HTTPResponder {
     }
 
     /// Passes `request` through to the backend: journaled now as proxied, answered later from a relay thread
-    /// (the journal learns the status then).
+    /// (the journal shows the status once the response is sent).
     private func proxied(
         _ request: HTTPRequest,
         via upstream: any UpstreamRelay,
@@ -289,16 +289,11 @@ final class RequestHandler: HTTPResponder {
     ) -> Reply {
         var entry = entry(request, endpoint: endpoint, selection: selection, reason: "proxied to \(upstream.target)",
                           delayMs: delayMs)
-        entry.relay = .pending
+        entry.proxied = true
         var note = Reply.Note(source: selection?.play.name ?? RelayReplies.outcome, outcome: RelayReplies.outcome,
                               reason: entry.reason)
-        let sequence = journal.append(entry)
-        note.sequence = sequence
-        let journal = journal
-        return RelayReplies.relay(MockHeader.withoutMockFields(request), to: upstream, note: note,
-                                  delayMs: delayMs) { status, reason in
-            journal.relayed(sequence, status: status, reason: reason)
-        }
+        note.sequence = journal.append(entry)
+        return RelayReplies.relay(MockHeader.withoutMockFields(request), to: upstream, note: note, delayMs: delayMs)
     }
 
     /// `response` as the network conditions deliver it: after the play's delay, its latency draw, the

@@ -6,14 +6,12 @@ package enum RelayReplies {
     /// Access-log word (``Reply/Note/outcome``) of a relayed reply; a reply with a status shows no fault.
     package static let outcome = "proxied"
 
-    /// Relays `request` and returns at once with a pending reply, completed from a relay thread with `note`;
-    /// `answered` hears the status sent and, for a 502, why.
+    /// Relays `request` and returns at once with a pending reply, completed from a relay thread with `note`.
     package static func relay(
         _ request: HTTPRequest,
         to upstream: any UpstreamRelay,
         note: Reply.Note,
-        delayMs: Int = 0,
-        answered: @escaping @Sendable (_ status: Int, _ reason: String?) -> Void = { _, _ in }
+        delayMs: Int = 0
     ) -> Reply {
         // Behind the relay's own timeout: the relay answers first, with the reason.
         let pending = PendingReply(timeoutNanoseconds: upstream.timeoutNanoseconds + 5_000_000_000)
@@ -22,11 +20,9 @@ package enum RelayReplies {
             var final = note
             switch outcome {
             case .response(let response):
-                answered(response.status.code, nil)
                 pending.complete(Reply(.respond(response), note: final))
             case .failure(let reason):
                 final.reason = "upstream \(target): \(reason)"
-                answered(HTTPStatus.badGateway.code, final.reason)
                 pending.complete(Reply(.respond(badGateway(target: target, reason: reason)), note: final))
             }
         }
