@@ -38,7 +38,7 @@ public final class UpstreamProxy: UpstreamRelay {
                 if let recording, let skipped = recording.add(Self.exchange(request, response)) {
                     POSIX.writeLine("mock-server: " + skipped, toStandardError: true)
                 }
-                completion(.response(Self.relayed(response)))
+                completion(.response(Self.relayed(response), announcedLength: Self.announcedLength(request, response)))
             case .failure(let failure):
                 completion(.failure(failure.description))
             }
@@ -72,6 +72,12 @@ public final class UpstreamProxy: UpstreamRelay {
         return HTTPResponse(status: status,
                             headers: HopByHop.endToEnd(fields, alsoDropping: replaced) + [HopByHop.via(after: fields)],
                             body: response.body)
+    }
+
+    /// For HEAD, the body length the backend announced (the server otherwise announces the empty body it has).
+    static func announcedLength(_ request: HTTPRequest, _ response: UpstreamResponse) -> Int? {
+        guard request.method == "HEAD" else { return nil }
+        return response.fields.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.trimmingSpaces()) }
     }
 
     /// What the recording keeps of an exchange: the request as the client sent it, the response's end-to-end

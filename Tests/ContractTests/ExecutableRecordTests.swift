@@ -52,6 +52,22 @@ struct ExecutableRecordTests {
         }
     }
 
+    @Test func record_HeadRequest_AnnouncesTheBackendsLength_WithoutABody() async throws {
+        let backend = try CannedServer(response: "HTTP/1.1 200 OK\r\nContent-Length: 4000\r\nX-End: yes\r\n\r\n")
+        defer { backend.stop() }
+        try await offThePool {
+            let recorder = try RunningExecutable(["record", "--target", "http://127.0.0.1:\(backend.port)", "--log", "off"])
+            defer { _ = recorder.stop() }
+            let client = try RawClient(port: recorder.port, timeout: 10)
+            client.send("HEAD /file HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /next HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            var bytes: [UInt8] = []
+            while RawResponse(parsing: bytes, bodyless: true) == nil, let more = client.readSome() { bytes += more }
+            let head = try #require(RawResponse(parsing: bytes, bodyless: true))
+            #expect(head.status == 200 && head.header("Content-Length") == "4000" && head.header("X-End") == "yes")
+            #expect(head.body.isEmpty)
+        }
+    }
+
     // MARK: - Recording
 
     @Test func record_FlushAnswersWithTheAdminRules_AndSIGTERMExitsZeroPromptly() async throws {

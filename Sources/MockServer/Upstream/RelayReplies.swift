@@ -19,7 +19,11 @@ package enum RelayReplies {
         upstream.relay(request) { outcome in
             var final = note
             switch outcome {
-            case .response(let response):
+            case .response(let response, let announced?):
+                // A body-less stream of known length: the head announces it, and HEAD sends no body.
+                let body = ReplyStream(source: PacedBody([], pieces: 1), limit: 1, interval: 0, length: announced)
+                pending.complete(Reply(.stream(response, body), note: final))
+            case .response(let response, nil):
                 pending.complete(Reply(.respond(response), note: final))
             case .failure(let reason):
                 final.reason = "upstream \(target): \(reason)"

@@ -20,8 +20,9 @@ package protocol UpstreamRelay: Sendable {
 
 /// What came of relaying one request.
 package enum RelayOutcome: Sendable {
-    /// The backend's response, hop-by-hop fields removed and `Via` added.
-    case response(HTTPResponse)
+    /// The backend's response, hop-by-hop fields removed and `Via` added; for a HEAD request, the length the
+    /// backend announced for the body it did not send.
+    case response(HTTPResponse, announcedLength: Int?)
     /// No usable response: DNS, connection refused, timeout, connection reset, bad response.
     case failure(String)
 }
