@@ -112,7 +112,10 @@ enum MockServerCommand {
                                   proxy?.stop()
                               },
                               flush: { proxy.map { RecordCommand.finalFlush($0, recording: recording) } ?? true },
-                              reload: { server.reloadContracts() })
+                              reload: {
+                                  emit("SIGHUP: reloading the contracts", toStandardError: true)
+                                  server.reloadContracts()
+                              })
             }
         } catch {
             fail("cannot start the signal thread: \(error)", code: 1)
@@ -201,7 +204,6 @@ enum MockServerCommand {
                 LogWriter.shared.flush(seconds: 1)
                 POSIX.exit(written ? 0 : 1)
             case .hangUp:
-                emit("SIGHUP: reloading the contracts", toStandardError: true)
                 reload()
             case .user1, .user2:
                 emit("\(signal.name) ignored (SIGINT, SIGTERM or SIGQUIT stop the server, SIGHUP reloads the contracts)",

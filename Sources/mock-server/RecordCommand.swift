@@ -25,7 +25,9 @@ enum RecordCommand {
         do {
             signalThread = try POSIX.startThread(stackSize: 256 * 1024) {
                 MockServerCommand.handleSignals(output: output, stop: { server.stop() },
-                                                flush: { finalFlush(proxy, recording: recording) }, reload: {})
+                                                flush: { finalFlush(proxy, recording: recording) }, reload: {
+                    MockServerCommand.emit("SIGHUP ignored: record has no contracts to reload", toStandardError: true)
+                })
             }
         } catch {
             MockServerCommand.fail("cannot start the signal thread: \(error)", code: 1)
