@@ -23,6 +23,9 @@ enum FaultMapping {
             if parts > 1 && !omitBody { try await Task.sleep(nanoseconds: UInt64(parts - 1) * stream.interval) }
             let full = HTTPResponse(status: response.status, head: response.head, body: body)
             return (omitBody ? Data() : Data(body), try httpResponse(full, url: url))
+        case .later:
+            // A reply relayed from an upstream (--proxy) needs the server's upstream client and a socket.
+            throw URLError(.unsupportedURL)
         case .transport(let action):
             switch action {
             case .reset, .close, .truncate:

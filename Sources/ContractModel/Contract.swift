@@ -98,6 +98,8 @@ package struct Scenario: Sendable {
     /// The pace of the body: a bandwidth cap, or a given number of pieces over a time.
     package var bandwidth: Bandwidth? = nil
     package var dribble: Dribble? = nil
+    /// Passes the request through to the real backend (`--proxy`) instead of answering it.
+    package var proxy = false
 }
 
 /// A scenario that plays other scenarios of its endpoint in turn: `serverErr`, `serverErr`, `success`.

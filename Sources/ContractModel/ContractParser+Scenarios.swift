@@ -13,7 +13,12 @@ extension ContractParser {
     private static let scenarioKeys: Set = [
         "name", "status", "body", "fallback", "template", "headers", "contentType", "fault", "delayMs", "holdMs",
         "expect", "description", "setState", "sequence", "afterLast", "latency",
-        "bandwidth", "dribble",
+        "bandwidth", "dribble", "proxy",
+    ]
+
+    /// What a scenario that passes through cannot have: the backend's answer decides them.
+    private static let answerKeys = [
+        "status", "fault", "body", "fallback", "template", "headers", "contentType", "holdMs", "bandwidth", "dribble",
     ]
 
     /// The keys a sequence may have; everything else belongs on its steps.
@@ -27,6 +32,7 @@ extension ContractParser {
         }
         if fields["sequence"] != nil { return parseSequence(fields, name: name, at: path) }
         if fields["afterLast"] != nil { report(path + ".afterLast", "belongs to a scenario with a \"sequence\"") }
+        if optionalBool(fields["proxy"], at: path + ".proxy") == true { return parseProxy(fields, name: name, at: path) }
         let status = integer(fields["status"], at: path + ".status", in: 200...599)
         let faultName = optionalString(fields["fault"], at: path + ".fault")
         let fault = faultName.flatMap(Fault.init(rawValue:))
@@ -72,6 +78,31 @@ extension ContractParser {
         scenario.latency = latency
         scenario.bandwidth = bandwidth
         scenario.dribble = dribble
+        return scenario
+    }
+
+    /// A scenario that passes the request through to the backend given with `--proxy`: the backend's answer is
+    /// relayed, so nothing of an answer may be set; a wait, a state change and the expected result may.
+    private mutating func parseProxy(_ fields: [String: JSONValue], name: String?, at path: String) -> Scenario? {
+        for key in Self.answerKeys where fields[key] != nil {
+            report(path + "." + key, "a scenario with \"proxy\": true relays the backend's answer; drop \"\(key)\"")
+        }
+        let delayMs = integer(fields["delayMs"], at: path + ".delayMs", in: 0...60_000) ?? 0
+        let description = optionalString(fields["description"], at: path + ".description")
+        let setState = parseSetState(fields["setState"], at: path + ".setState")
+        let expectName = requiredString(fields["expect"], at: path + ".expect")
+        let expect = expectName.flatMap(Expectation.init(rawValue:))
+        if let expectName, expect == nil {
+            report(path + ".expect", "\"\(expectName)\" is not one of "
+                + Expectation.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let latency = parseLatency(fields["latency"], at: path + ".latency")
+        guard let name, let expect else { return nil }
+        var scenario = Scenario(name: name, status: nil, body: nil, fallback: nil, isTemplate: false, headers: [:],
+                                contentType: nil, fault: nil, delayMs: delayMs, holdMs: 10_000, expect: expect,
+                                description: description, sequence: nil, setState: setState)
+        scenario.latency = latency
+        scenario.proxy = true
         return scenario
     }
 

@@ -23,6 +23,7 @@ enum ContractJSON {
             if sequence.afterLast != .repeatLast { fields["afterLast"] = .string(sequence.afterLast.rawValue) }
             return .object(fields)
         }
+        if scenario.proxy { fields["proxy"] = .bool(true) }
         if let status = scenario.status { fields["status"] = .integer(status) }
         if let fault = scenario.fault { fields["fault"] = .string(fault.rawValue) }
         if let body = scenario.body { fields["body"] = .string(body) }

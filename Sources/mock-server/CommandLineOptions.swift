@@ -14,6 +14,8 @@ struct CommandLineOptions {
         case openAPIExport
         /// `openapi import <spec>`: write contracts and fixtures from an OpenAPI document.
         case openAPIImport
+        /// `record --target <url>`: a reverse proxy that records what it relays.
+        case record
     }
 
     var command = Command.serve
@@ -26,12 +28,15 @@ struct CommandLineOptions {
     var specFile: String?
     /// `openapi import --force`: overwrite files edited since the last import.
     var force = false
+    /// `record` and `--proxy`.
+    var recording = RecordOptions()
 
     static let usage = """
         USAGE: mock-server [serve] [options]
                mock-server validate [--contracts <dir>] [--fixtures <dir>]
                mock-server openapi export [--contracts <dir>] [--fixtures <dir>] [-o <file>]
                mock-server openapi import <spec> --contracts <dir> --fixtures <dir> [--force]
+               mock-server record --target <url> [--contracts <dir>] [--fixtures <dir>] [options]
 
         Serves Fixtures/ as Contracts/ describe, on 127.0.0.1:8080 by default.
 
@@ -64,6 +69,13 @@ struct CommandLineOptions {
           --threads <n>        Event-loop threads (default: one per CPU the process may use, at most 4)
           --io <backend>       Readiness API: epoll (Linux), kqueue (macOS) or poll (default: the platform's
                                best, or $MOCK_SERVER_IO)
+          --proxy <url>        Pass requests no endpoint serves, and scenarios with "proxy": true, to this
+                               http:// backend (its base path is joined with the request's)
+          --record             With --proxy: record the proxied exchanges, written on POST
+                               /__mock/record/flush and at SIGINT/SIGTERM to --record-contracts <dir>
+                               (default ./Recorded/Contracts) and --record-fixtures <dir> (./Recorded/Fixtures)
+          --upstream-timeout <s>  Seconds to connect to the backend, and between two reads of its response,
+                               before answering 502 (default 30)
           --list-endpoints     Load and check the contracts like the server, print every endpoint and exit
           --version            Print the version and exit
           -h, --help           Print this help and exit
@@ -76,9 +88,19 @@ struct CommandLineOptions {
           openapi import       Write one contract per tag and fixture files from an OpenAPI 3.0 or 3.1 document
                                (JSON or YAML), then validate them; files edited since the last import are
                                kept unless --force; prints what it could not express
+          record               Relay every request to --target <url> (http:// only) and record each exchange;
+                               written on POST /__mock/record/flush and at SIGINT/SIGTERM to --contracts
+                               (default ./Recorded/Contracts) and --fixtures (default ./Recorded/Fixtures).
+                               Takes --host, --port, --log, --quiet, --threads, --io, --allow-host,
+                               --admin-token, --upstream-timeout, and (these also with --proxy --record):
+                 --merge              Add to the contracts already in the folders instead of refusing to
+                                      write over them
+                 --redact-header <h>  Also keep this header's values out of the files (repeatable)
+                 --redact-key <k>     Keep this JSON key's values out of the files (repeatable)
+                 --max-record-bytes <n>  Relay larger bodies but do not record them (default 52428800, 50 MiB)
 
         EXIT CODES: 0 fine, 1 contract problems (or a document import cannot read, or the port or a folder
-                    unusable), 2 usage errors.
+                    unusable, or a recording that could not be written at shutdown), 2 usage errors.
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -91,6 +113,9 @@ struct CommandLineOptions {
             switch first {
             case "serve": command = .serve
             case "validate": command = .validate
+            case "record":
+                command = .record
+                recording.record = true
             case "help": command = .help
             case "openapi":
                 remaining = remaining.dropFirst()
@@ -114,8 +139,28 @@ struct CommandLineOptions {
                 let text = try value(for: flag, from: &remaining)
                 guard let port = UInt16(text) else { throw UsageError(description: "--port: '\(text)' is not 0...65535") }
                 configuration.port = port
-            case "--contracts": configuration.contractsDirectory = try value(for: flag, from: &remaining)
-            case "--fixtures": configuration.fixturesDirectory = try value(for: flag, from: &remaining)
+            case "--contracts":
+                let folder = try value(for: flag, from: &remaining)
+                if command == .record { recording.contractsDirectory = folder } else { configuration.contractsDirectory = folder }
+            case "--fixtures":
+                let folder = try value(for: flag, from: &remaining)
+                if command == .record { recording.fixturesDirectory = folder } else { configuration.fixturesDirectory = folder }
+            case "--target", "--proxy":
+                guard (flag == "--target") == (command == .record) else {
+                    throw UsageError(description: flag == "--target" ? "--target belongs to `mock-server record`; "
+                        + "to pass unmocked requests through while serving, use --proxy <url>"
+                        : "record takes --target <url>, not --proxy")
+                }
+                recording.target = try RecordOptions.target(try value(for: flag, from: &remaining), flag: flag)
+            case "--record": recording.record = true
+            case "--record-contracts": recording.contractsDirectory = try value(for: flag, from: &remaining)
+            case "--record-fixtures": recording.fixturesDirectory = try value(for: flag, from: &remaining)
+            case "--merge": recording.merge = true
+            case "--redact-key": recording.redactedKeys.append(try value(for: flag, from: &remaining))
+            case "--upstream-timeout":
+                recording.upstreamTimeout = try RecordOptions.seconds(try value(for: flag, from: &remaining), flag: flag)
+            case "--max-record-bytes":
+                recording.maxRecordBytes = try RecordOptions.bytes(try value(for: flag, from: &remaining), flag: flag)
             case "--scenario": configuration.scenario = try value(for: flag, from: &remaining)
             case "--log":
                 let text = try value(for: flag, from: &remaining)
@@ -211,9 +256,22 @@ struct CommandLineOptions {
         case .listEndpoints:
             name = "--list-endpoints"
             allowed.formUnion(["--list-endpoints", "--scenario"])
+        case .record:
+            name = "record"
+            allowed.formUnion(["--target", "--host", "--port", "--log", "--quiet", "--threads", "--io", "--allow-host",
+                               "--admin-token", "--redact-header", "--upstream-timeout"] + RecordOptions.recordingFlags)
+            guard recording.target != nil else {
+                throw UsageError(description: "record needs --target <url>: the backend to relay to, e.g. http://127.0.0.1:9000")
+            }
         case .serve, .help, .version:
             if let extra = given.first(where: { ["-o", "--output", "--force"].contains($0) }) {
                 throw UsageError(description: "\(extra) belongs to the openapi subcommands; see --help")
+            }
+            if recording.target == nil, let extra = given.first(where: RecordOptions.backendFlags.contains) {
+                throw UsageError(description: "\(extra) needs --proxy <url>: the backend to pass requests to")
+            }
+            if !recording.record, let extra = given.first(where: RecordOptions.recordingFlags.contains) {
+                throw UsageError(description: "\(extra) needs --record (with --proxy <url>), or `mock-server record`")
             }
             return
         }

@@ -1,6 +1,7 @@
 import ContractModel
 import HTTPCore
 import MockServer
+import Recorder
 
 /// `mock-server`: argument parsing, start-up output and signal handling. Everything else is the
 /// MockServer library.
@@ -29,8 +30,10 @@ enum MockServerCommand {
         case .listEndpoints:
             emit(EndpointTable.render(load(options.configuration).contracts, serverScenario: options.configuration.scenario))
         case .serve:
-            serve(options.configuration, output: Output(json: options.configuration.logFormat == .json,
-                                                        quiet: options.quiet))
+            serve(options, output: Output(json: options.configuration.logFormat == .json, quiet: options.quiet))
+        case .record:
+            RecordCommand.record(options, output: Output(json: options.configuration.logFormat == .json,
+                                                         quiet: options.quiet))
         }
     }
 
@@ -81,9 +84,15 @@ enum MockServerCommand {
         }
     }
 
-    private static func serve(_ configuration: MockServer.Configuration, output: Output) {
-        var configuration = configuration
+    private static func serve(_ options: CommandLineOptions, output: Output) {
+        var configuration = options.configuration
         configuration.onReload = { output.reloaded($0) }
+        let recording = options.recording.record
+            ? options.recording.recording(extraHeaders: configuration.redactedHeaders) : nil
+        let proxy = options.recording.target.map {
+            UpstreamProxy(target: $0, timeout: options.recording.upstreamTimeout, recording: recording)
+        }
+        configuration.upstream = proxy
         // Before any thread starts: every thread inherits the blocked set, and a signal that arrives
         // while the contracts load or the server starts stays pending until the signal thread takes it.
         POSIX.blockSignals(POSIX.Signal.allCases)
@@ -96,7 +105,18 @@ enum MockServerCommand {
         // hold them up.
         let signalThread: POSIX.ThreadHandle
         do {
-            signalThread = try POSIX.startThread(stackSize: 256 * 1024) { handleSignals(server, output: output) }
+            signalThread = try POSIX.startThread(stackSize: 256 * 1024) {
+                handleSignals(output: output,
+                              stop: {
+                                  server.stop()
+                                  proxy?.stop()
+                              },
+                              flush: { proxy.map { RecordCommand.finalFlush($0, recording: recording) } ?? true },
+                              reload: {
+                                  emit("SIGHUP: reloading the contracts", toStandardError: true)
+                                  server.reloadContracts()
+                              })
+            }
         } catch {
             fail("cannot start the signal thread: \(error)", code: 1)
         }
@@ -112,6 +132,10 @@ enum MockServerCommand {
         let loops = configuration.threads == 1 ? "1 event loop" : "\(configuration.threads) event loops"
         output.note("\(loops) (\(server.ioBackend)), up to \(descriptors.map(String.init) ?? "an unknown number of") open descriptors")
         output.note(EndpointTable.startUp(server.contracts, serverScenario: configuration.scenario))
+        if let proxy {
+            output.note("passing requests no endpoint serves, and \"proxy\" scenarios, to \(proxy.target)"
+                + (recording.map { " and recording them to \($0.writer.contractsDirectory) and \($0.writer.fixturesDirectory)" } ?? ""))
+        }
         // Not dispatchMain(): it waits in sigsuspend with every signal unblocked, where SIGTERM's default
         // action would end the process before the signal thread takes it.
         signalThread.join()
@@ -160,21 +184,27 @@ enum MockServerCommand {
             + "\(token) from them" + (dashboards.isEmpty ? "" : "; their dashboard: " + dashboards.joined(separator: ", "))
     }
 
-    /// SIGINT, SIGTERM and SIGQUIT stop accepting, let in-flight responses finish, and exit 0. SIGHUP
-    /// reloads the contracts. SIGUSR1 and SIGUSR2 are logged and ignored.
-    private static func handleSignals(_ server: MockServer, output: Output) -> Never {
+    /// SIGINT, SIGTERM and SIGQUIT stop accepting, let in-flight responses finish, write the recording if
+    /// there is one, and exit 0 (1 when the recording could not be written: it is lost). SIGHUP reloads the
+    /// contracts. SIGUSR1 and SIGUSR2 are logged and ignored.
+    static func handleSignals(
+        output: Output,
+        stop: () -> Void,
+        flush: () -> Bool,
+        reload: () -> Void
+    ) -> Never {
         while true {
             let signal = POSIX.waitForSignal(POSIX.Signal.allCases)
             switch signal {
             case .interrupt, .terminate, .quit:
-                server.stop()
+                stop()
+                let written = flush()
                 // Through the writer, bounded: a stdout nobody reads must not keep the process alive.
                 LogWriter.shared.write(output.stopped(signal))
                 LogWriter.shared.flush(seconds: 1)
-                POSIX.exit(0)
+                POSIX.exit(written ? 0 : 1)
             case .hangUp:
-                emit("SIGHUP: reloading the contracts", toStandardError: true)
-                server.reloadContracts()
+                reload()
             case .user1, .user2:
                 emit("\(signal.name) ignored (SIGINT, SIGTERM or SIGQUIT stop the server, SIGHUP reloads the contracts)",
                      toStandardError: true)

@@ -18,6 +18,23 @@ public func waitUntil(
     }
 }
 
+/// ``waitUntil(seconds:sourceLocation:_:)`` for code already off the cooperative pool (inside ``offThePool(_:)``):
+/// polls `condition` every 2 ms for up to `seconds`, blocking the calling thread.
+public func pollUntil(
+    seconds: Double = 5,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        guard Date() < deadline else {
+            Issue.record("condition not met within \(seconds) s", sourceLocation: sourceLocation)
+            throw WaitTimedOut(seconds: seconds)
+        }
+        Thread.sleep(forTimeInterval: 0.002)
+    }
+}
+
 /// Ends a test whose awaited condition never held (the issue is already recorded at the caller).
 public struct WaitTimedOut: Error, CustomStringConvertible {
     public let seconds: Double

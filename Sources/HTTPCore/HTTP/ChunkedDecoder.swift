@@ -18,7 +18,7 @@ package struct ChunkedDecoder: Sendable {
     private var trailerBytes = 0
     private let limits: HTTPLimits
     /// The decoded body so far.
-    private(set) var body: [UInt8] = []
+    package private(set) var body: [UInt8] = []
 
     package init(limits: HTTPLimits) { self.limits = limits }
 

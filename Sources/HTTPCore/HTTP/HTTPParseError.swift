@@ -15,8 +15,16 @@ package struct HTTPParseError: Error, Equatable, Sendable, CustomStringConvertib
 
 /// The parser's size limits (DESIGN.md §5). Exceeding one answers 414, 431 or 413.
 package struct HTTPLimits: Sendable {
-    package var requestLineBytes = 8 * 1024
-    package var headerBytes = 32 * 1024
-    package var headerCount = 100
-    package var bodyBytes = 8 * 1024 * 1024
+    package var requestLineBytes: Int
+    package var headerBytes: Int
+    package var headerCount: Int
+    package var bodyBytes: Int
+
+    package init(requestLineBytes: Int = 8 * 1024, headerBytes: Int = 32 * 1024, headerCount: Int = 100,
+                 bodyBytes: Int = 8 * 1024 * 1024) {
+        self.requestLineBytes = requestLineBytes
+        self.headerBytes = headerBytes
+        self.headerCount = headerCount
+        self.bodyBytes = bodyBytes
+    }
 }

@@ -67,6 +67,8 @@ package struct HTTPVersion: Equatable, Sendable {
 package struct HTTPHeaders: Sendable, Sequence {
     package private(set) var fields: [(name: String, value: String)] = []
 
+    package init() {}
+
     package mutating func append(name: String, value: String) {
         fields.append((name, value))
     }

@@ -30,6 +30,9 @@ package struct HTTPStatus: Equatable, Sendable {
     package static let headerFieldsTooLarge = HTTPStatus(431)
     package static let internalServerError = HTTPStatus(500)
     package static let notImplemented = HTTPStatus(501)
+    package static let badGateway = HTTPStatus(502)
+    package static let serviceUnavailable = HTTPStatus(503)
+    package static let gatewayTimeout = HTTPStatus(504)
     package static let versionNotSupported = HTTPStatus(505)
 
     private static let reasons: [Int: String] = [

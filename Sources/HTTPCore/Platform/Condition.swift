@@ -33,4 +33,9 @@ package final class Condition: @unchecked Sendable {
     package func signal() {
         pthread_cond_signal(condition)
     }
+
+    /// Wakes every waiting thread.
+    package func broadcast() {
+        pthread_cond_broadcast(condition)
+    }
 }

@@ -14,6 +14,28 @@ package enum LibC {
         return fd
     }
 
+    /// `SOCK_STREAM` as `addrinfo` and `socket` take it.
+    package static let streamSocketType = SOCK_STREAM
+
+    /// A non-blocking, close-on-exec TCP socket for an outgoing connection that raises no SIGPIPE, or -1 with
+    /// `errno` set.
+    package static func makeClientSocket(family: Int32) -> Int32 {
+        let fd = socket(family, SOCK_STREAM, 0)
+        guard fd >= 0 else { return fd }
+        setCloseOnExec(fd)
+        let flags = fcntl(fd, F_GETFL, 0)
+        var one: Int32 = 1
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0,
+              setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
+        else {
+            let saved = errno
+            _ = Darwin.close(fd)
+            errno = saved
+            return -1
+        }
+        return fd
+    }
+
     /// Accepts one connection as a non-blocking, close-on-exec socket that raises no SIGPIPE, or
     /// returns -1 with `errno` set. (Darwin has no accept4. XNU copies O_NONBLOCK and SO_NOSIGPIPE from
     /// the listener, but setting both here does not depend on that.)
@@ -121,6 +143,9 @@ package enum LibC {
 
     package static func exitProcess(_ code: Int32) -> Never { Darwin.exit(code) }
     package static func closeDescriptor(_ fd: Int32) -> Int32 { Darwin.close(fd) }
+    package static func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        Darwin.connect(fd, address, length)
+    }
     package static func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         Darwin.read(fd, buffer, count)
     }

@@ -12,6 +12,15 @@ package enum LibC {
         socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
 
+    /// `SOCK_STREAM` as `addrinfo` and `socket` take it.
+    package static let streamSocketType = Int32(SOCK_STREAM.rawValue)
+
+    /// A non-blocking, close-on-exec TCP socket for an outgoing connection (SIGPIPE is kept away per send, by
+    /// ``sendVectors(_:_:_:)``).
+    package static func makeClientSocket(family: Int32) -> Int32 {
+        socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    }
+
     /// Accepts one connection as a non-blocking, close-on-exec socket, or returns -1 with `errno` set.
     package static func acceptConnection(_ listener: Int32) -> Int32 {
         c_system_shims_accept4(listener, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
@@ -87,6 +96,9 @@ package enum LibC {
 
     package static func exitProcess(_ code: Int32) -> Never { Glibc.exit(code) }
     package static func closeDescriptor(_ fd: Int32) -> Int32 { Glibc.close(fd) }
+    package static func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        Glibc.connect(fd, address, length)
+    }
     package static func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         Glibc.read(fd, buffer, count)
     }

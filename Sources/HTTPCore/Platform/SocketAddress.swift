@@ -35,6 +35,15 @@ package struct SocketAddress {
         }
     }
 
+    /// The address a resolver returned, or `nil` for a family other than IPv4 and IPv6.
+    init?(info address: UnsafeMutablePointer<sockaddr>) {
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET: storage = .v4(address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee })
+        case AF_INET6: storage = .v6(address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee })
+        default: return nil
+        }
+    }
+
     package var family: Int32 {
         switch storage {
         case .v4: AF_INET

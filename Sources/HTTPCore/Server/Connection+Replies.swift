@@ -25,13 +25,16 @@ extension Connection {
             // A new stream's first part goes at once, whatever the last one's pace was.
             nextPull = 0
             pullScheduled = false
+        case .wait(let reply):
+            // Not sent yet: the responder hears of it (didSend) when the final reply is carried out.
+            return wait(for: reply, request: request, started: started)
         }
         loop.responder.didSend(reply, for: request, bytes: plan.byteCount, started: started)
         guard isOpen else { return }
         switch phase {
         case .active: write()
         case .streaming: write(); pullStream()
-        case .delayed, .holding, .lingering: break
+        case .delayed, .holding, .lingering, .waiting: break
         }
     }
 
@@ -126,7 +129,9 @@ extension Connection {
         stream?.body.cancel()
         stream = nil
         if case .stream(_, let body)? = delayed?.reply.action { body.cancel() }
+        if case .later(let reply)? = delayed?.reply.action { reply.cancel() }
         delayed = nil
+        pending.take()?.reply.cancel()
         loop.forget(self)
         POSIX.close(fd)
     }

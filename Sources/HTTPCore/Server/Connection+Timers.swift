@@ -14,7 +14,9 @@ extension Connection {
         case .streaming where outbound.isEmpty && pullScheduled:
             // A paced stream's interval is up.
             pullStream()
-        case .holding, .lingering, .streaming:
+        case .waiting where outbound.isEmpty || now < lastActivity + loop.settings.writeTimeout:
+            abandonPending(.gatewayTimeout, "no reply came from upstream in time")
+        case .holding, .lingering, .streaming, .waiting:
             return close()
         case .active:
             if !outbound.isEmpty || requestStarted == nil { return close() }
@@ -34,6 +36,9 @@ extension Connection {
         case .streaming:
             guard outbound.isEmpty else { return lastActivity + settings.writeTimeout }
             return pullScheduled ? nextPull : .max
+        case .waiting:
+            let until = pending?.until ?? 0
+            return outbound.isEmpty ? until : min(until, lastActivity + settings.writeTimeout)
         case .active:
             if !outbound.isEmpty { return lastActivity + settings.writeTimeout }
             if let started = requestStarted {

@@ -11,6 +11,8 @@ final class Connection {
         case holding(until: UInt64)
         /// Writing a ``ReplyStream``'s body as it comes.
         case streaming
+        /// Waiting for another thread to complete ``Connection/pending``; no further request is read.
+        case waiting
         /// Response sent and FIN queued; waiting for the peer's FIN (or the deadline) before closing, so
         /// a response is never cut short by a reset caused by unread pipelined bytes.
         case lingering(until: UInt64)
@@ -26,6 +28,8 @@ final class Connection {
     /// The reply a delayed connection carries out when its deadline comes.
     var delayed: (reply: Reply, request: HTTPRequest, started: UInt64)?
     var stream: (body: ReplyStream, chunked: Bool)?
+    /// The reply a waiting connection carries out once another thread completes it, and when it gives up.
+    var pending: (reply: PendingReply, request: HTTPRequest, started: UInt64?, until: UInt64)?
     /// For a stream with a source: when it may next be asked, and whether the timer is set for then.
     var nextPull: UInt64 = 0
     var pullScheduled = false
@@ -77,7 +81,7 @@ final class Connection {
         switch phase {
         case .active:
             readRequests()
-        case .delayed, .holding, .streaming:
+        case .delayed, .holding, .streaming, .waiting:
             // An error or full hang-up: nobody is left to answer.
             if event.failed { return close() }
             readWhilePaused()
@@ -91,6 +95,8 @@ final class Connection {
         switch phase {
         case .holding: close()
         case .streaming: stream?.body.finish()
+        // Promptly, whatever the upstream's timeout: the client is told, not left hanging until the grace ends.
+        case .waiting: abandonPending(.serviceUnavailable, "the server is stopping")
         case .active where isIdle: close()
         default: break
         }

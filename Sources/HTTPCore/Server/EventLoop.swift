@@ -15,8 +15,8 @@ final class EventLoop: @unchecked Sendable {
     let budget: ConnectionBudget
     let settings: ServerSettings
     private let stopRequested = Locked(false)
-    /// Descriptors of connections whose stream has something new, posted by any thread.
-    private let readyStreams = Locked<[Int32]>([])
+    /// Descriptors of connections whose stream or pending reply has something new, posted by any thread.
+    private let readyConnections = Locked<[Int32]>([])
 
     /// Looked up several times per request, only on the loop's thread, never across another access
     /// to itself (loops over it iterate a copy): hence no dynamic exclusivity check.
@@ -65,9 +65,10 @@ final class EventLoop: @unchecked Sendable {
         POSIX.wake(wakeWrite)
     }
 
-    /// Tells the loop, from any thread, that the stream of the connection on `fd` has something new.
-    func streamReady(fd: Int32) {
-        let first = readyStreams.withValue { ready in
+    /// Tells the loop, from any thread, that the stream or the pending reply of the connection on `fd` has
+    /// something new.
+    func connectionReady(fd: Int32) {
+        let first = readyConnections.withValue { ready in
             ready.append(fd)
             return ready.count == 1
         }
@@ -96,8 +97,8 @@ final class EventLoop: @unchecked Sendable {
                 } else if event.fd == wakeRead {
                     POSIX.drain(wakeRead)
                     if stopRequested.current && !stopping { beginStop() }
-                    for fd in readyStreams.withValue({ ready in defer { ready = [] }; return ready }) {
-                        connections[fd]?.pullStream()
+                    for fd in readyConnections.withValue({ ready in defer { ready = [] }; return ready }) {
+                        connections[fd]?.wake()
                     }
                 } else if let connection = connections[event.fd] {
                     connection.handle(event)

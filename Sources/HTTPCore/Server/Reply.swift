@@ -9,6 +9,9 @@ package struct Reply: Sendable {
         case stream(HTTPResponse, ReplyStream)
         /// Misbehaviour below HTTP, for fault injection.
         case transport(TransportAction)
+        /// A reply another thread produces later (``PendingReply``); the connection waits for it without
+        /// blocking its event loop.
+        case later(PendingReply)
     }
 
     package var action: Action
@@ -36,7 +39,7 @@ package struct Reply: Sendable {
         switch action {
         case .respond(let response): action = .respond(response.adding(fields))
         case .stream(let response, let stream): action = .stream(response.adding(fields), stream)
-        case .transport: break
+        case .transport, .later: break
         }
     }
 
@@ -44,7 +47,7 @@ package struct Reply: Sendable {
     package var status: Int? {
         switch action {
         case .respond(let response), .stream(let response, _): response.status.code
-        case .transport: nil
+        case .transport, .later: nil
         }
     }
 

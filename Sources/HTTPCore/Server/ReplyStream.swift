@@ -21,7 +21,7 @@ package final class ReplyStream: Sendable {
         var waker: Waker?
     }
 
-    /// Who to tell when a chunk arrives for a connection that was waiting for one.
+    /// Who to tell when a chunk (or a ``PendingReply``'s reply) arrives for a connection that was waiting for one.
     struct Waker: Sendable {
         let loop: EventLoop
         let fd: Int32
@@ -73,7 +73,7 @@ package final class ReplyStream: Sendable {
             state.bytes += bytes.count
             return (true, wasEmpty ? state.waker : nil)
         }
-        waker.map { $0.loop.streamReady(fd: $0.fd) }
+        waker.map { $0.loop.connectionReady(fd: $0.fd) }
         return accepted
     }
 
@@ -87,7 +87,7 @@ package final class ReplyStream: Sendable {
             state.notified = true
             return (true, state.waker.take())
         }
-        waker.map { $0.loop.streamReady(fd: $0.fd) }
+        waker.map { $0.loop.connectionReady(fd: $0.fd) }
         return open
     }
 
@@ -98,7 +98,7 @@ package final class ReplyStream: Sendable {
             state.finished = true
             return state.waker
         }
-        waker.map { $0.loop.streamReady(fd: $0.fd) }
+        waker.map { $0.loop.connectionReady(fd: $0.fd) }
     }
 
     /// Whether sends are still accepted.

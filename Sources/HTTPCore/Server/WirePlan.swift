@@ -12,6 +12,8 @@ struct WirePlan {
         case hold(milliseconds: Int)
         /// Write the stream's body as it comes; `closeAfter` when the connection cannot be reused after it.
         case stream(ReplyStream, chunked: Bool, closeAfter: Bool)
+        /// Write nothing yet: wait for another thread to complete the reply.
+        case wait(PendingReply)
     }
 
     /// Written in this order; two fields rather than an array, which would cost an allocation per request.
@@ -52,6 +54,8 @@ struct WirePlan {
             }
         case .transport(let action):
             self = WirePlan(action, omitBody: omitBody, date: date)
+        case .later(let pending):
+            after = .wait(pending)
         }
     }
 

@@ -23,6 +23,8 @@ struct AdminAPI: Sendable {
     /// What `GET /__mock/health` tells of the server besides its contracts.
     let facts: ServerFacts
     let conditions: ConditionsControl
+    /// `--proxy`, whose recording `POST /__mock/record/flush` writes.
+    let upstream: (any UpstreamRelay)?
 
     /// The routes and the methods each takes, for 405s and the 404's list.
     private static let routes: [(path: String, methods: String)] = [
@@ -30,6 +32,7 @@ struct AdminAPI: Sendable {
         ("states", "GET, DELETE"), ("states/{domain}", "PUT, DELETE"), ("sessions", "GET, DELETE"),
         ("sessions/{id}", "DELETE"), ("reload", "POST"), ("journal", "GET, DELETE"), ("events", "GET"),
         ("resources", "DELETE"), ("resources/{id}", "GET, DELETE"), ("conditions", "GET, PUT, DELETE"),
+        ("record/flush", "POST"),
     ]
 
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
@@ -67,6 +70,8 @@ struct AdminAPI: Sendable {
                                 serving)
         case ("GET", "conditions", 1), ("PUT", "conditions", 1), ("DELETE", "conditions", 1):
             return conditionsCall(method, body: request.body)
+        case ("POST", "record", 2) where name == "flush":
+            return .respond(RelayReplies.flushed(upstream?.flushRecording()))
         case ("POST", "reload", 1):
             let outcome = contracts.reload()
             return json(outcome.succeeded ? .ok : .unprocessableContent, ReloadListing(outcome))

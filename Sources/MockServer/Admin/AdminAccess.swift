@@ -10,7 +10,7 @@ import HTTPCore
 /// - An `Origin` other than the server's own is refused for every method: no other page can drive it.
 /// - With a token, `X-Mock-Admin-Token` must carry it: from every peer when the token was given, from
 ///   peers that are not loopback when the server made one up because it listens beyond loopback.
-struct AdminAccess: Sendable {
+package struct AdminAccess: Sendable {
     static let tokenHeader = MockHeader.adminToken
 
     /// Host names and addresses allowed besides loopback ones, lowercased.
@@ -19,7 +19,7 @@ struct AdminAccess: Sendable {
     /// Whether loopback peers need the token too.
     private let tokenFromLoopback: Bool
 
-    init(allowedHosts: [String], token: String?, tokenFromLoopback: Bool) {
+    package init(allowedHosts: [String], token: String?, tokenFromLoopback: Bool) {
         self.allowedHosts = Set(allowedHosts.map { Self.normalized(Self.hostName($0) ?? $0) })
         self.token = token
         self.tokenFromLoopback = tokenFromLoopback
@@ -27,7 +27,7 @@ struct AdminAccess: Sendable {
 
     /// The refusal for `request`, or `nil` when it may use the admin API (or, not `requiringToken`, read
     /// the dashboard's files, which hold no secret).
-    func refusal(of request: HTTPRequest, fromLoopback: Bool, requiringToken: Bool = true) -> HTTPResponse? {
+    package func refusal(of request: HTTPRequest, fromLoopback: Bool, requiringToken: Bool = true) -> HTTPResponse? {
         guard let host = request.headers["Host"], !host.isEmpty else {
             return ServerJSON.error(.forbidden, "the admin API needs a Host header naming this server")
         }
@@ -82,7 +82,7 @@ struct AdminAccess: Sendable {
     }
 
     /// Whether `host` (as given to `--host`) is a loopback address or name.
-    static func isLoopbackHost(_ host: String) -> Bool {
+    package static func isLoopbackHost(_ host: String) -> Bool {
         isLoopbackName(normalized(hostName(host) ?? host))
     }
 

@@ -43,6 +43,8 @@ final class ScenarioPlay: Sendable {
         /// Other scenarios in turn, one per request; ``ScenarioStore`` picks the step, which is never a
         /// sequence itself.
         case sequence([ScenarioPlay], ScenarioSequence)
+        /// Passes the request through to the backend given with `--proxy`.
+        case proxy
     }
 
     /// A sequence of `steps`, the endpoint's ordinary scenarios it names.
@@ -77,6 +79,10 @@ final class ScenarioPlay: Sendable {
         setState = scenario.setState
         let contentType = ("Content-Type", scenario.contentType ?? endpoint.contentType)
         let names = MockHeader.naming(endpoint: endpoint.id, scenario: scenario.name)
+        if scenario.proxy {
+            action = .proxy
+            return
+        }
         if let fault = scenario.fault {
             let head = HTTPResponseEncoder.statusAndFields(.ok, [contentType, Self.noStore] + names)
             action = .fault(fault, head: head, holdMs: scenario.holdMs)

@@ -22,13 +22,18 @@ public struct AccessLog: Sendable {
         let bytes: Int
         let durationMs: Double
         let reason: String?
+        /// Passed through to the backend (`--proxy`, `record`).
+        let proxied: Bool?
     }
 
     /// - Parameter started: When the request arrived (monotonic), for the duration; read only when logging.
-    func write(request: HTTPRequest, reply: Reply, bytes: Int, started: UInt64?) {
+    package func write(request: HTTPRequest, reply: Reply, bytes: Int, started: UInt64?) {
         guard format != .off else { return }
         let (method, target, status) = (request.method, request.target, reply.status)
-        let (fault, scenario, reason) = (reply.note.outcome, reply.note.source, reply.note.reason)
+        var (fault, scenario, reason) = (reply.note.outcome, reply.note.source, reply.note.reason)
+        // A relayed reply has a status and is marked rather than named a fault.
+        let proxied = fault == RelayReplies.outcome
+        if proxied { fault = nil }
         let durationNanoseconds = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
         let (seconds, milliseconds) = POSIX.wallClock()
         let time = HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds)
@@ -40,7 +45,8 @@ public struct AccessLog: Sendable {
             LogWriter.shared.write("\(time) \(method) \(target) \(outcome) \(scenario ?? "-") \(bytes)B \(durationMs)ms\(why)")
         case .json:
             let line = Line(time: time, method: method, target: target, status: status, fault: fault,
-                            scenario: scenario, bytes: bytes, durationMs: durationMs, reason: reason)
+                            scenario: scenario, bytes: bytes, durationMs: durationMs, reason: reason,
+                            proxied: proxied ? true : nil)
             LogWriter.shared.write(String(decoding: ServerJSON.encode(line), as: UTF8.self))
         case .off:
             break

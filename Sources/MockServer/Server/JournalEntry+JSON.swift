@@ -44,6 +44,7 @@ extension JournalEntry {
         if let fault { writer.key("fault"); writer.string(fault) }
         writer.key("headers"); writer.pairs(fields)
         writer.key("method"); writer.string(method)
+        if proxied { writer.key("proxied"); writer.raw("true") }
         if let reason { writer.key("reason"); writer.string(reason) }
         if durationMicroseconds != nil {
             writer.key("responseHeaders")

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The header fields the mock server reads and writes beyond HTTP's own, named in one place.
 public enum MockHeader {
     /// Request: the scenario to play for this request only. Response: the scenario that answered.
@@ -15,6 +17,22 @@ public enum MockHeader {
     /// The fields every response for an endpoint carries, naming what answered.
     static func naming(endpoint: String, scenario: String) -> [(name: String, value: String)] {
         [(Self.endpoint, endpoint), (Self.scenario, scenario)]
+    }
+
+    /// `request` without the fields that steer the mock (`X-Mock-…`): what a backend is sent when the mock
+    /// passes a request through. They are meant for the mock, and a backend that is itself a mock server would
+    /// act on them.
+    static func withoutMockFields(_ request: HTTPRequest) -> HTTPRequest {
+        guard request.headers.contains(where: { $0.name.utf8.count > 7 && $0.name.lowercased().hasPrefix("x-mock-") }) else {
+            return request
+        }
+        var stripped = request
+        var headers = HTTPHeaders()
+        for field in request.headers where !field.name.lowercased().hasPrefix("x-mock-") {
+            headers.append(name: field.name, value: field.value)
+        }
+        stripped.headers = headers
+        return stripped
     }
 
     /// The challenge of a 401: `Bearer`, which URLSession can answer; `Basic` would hang it on Linux.

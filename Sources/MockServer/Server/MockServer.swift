@@ -73,6 +73,9 @@ public final class MockServer: Sendable {
         public var conditions: ConditionProfile?
         /// Seeds the latency draws, so a run's waits can be replayed (`--seed`).
         public var seed: UInt64?
+        /// Where requests no endpoint serves, and scenarios with `"proxy": true`, are passed through
+        /// (`--proxy`); `nil` answers 404 for the former, and a contract with the latter does not load.
+        package var upstream: (any UpstreamRelay)?
 
         public init(
             host: String = "127.0.0.1",
@@ -116,6 +119,19 @@ public final class MockServer: Sendable {
             throw ContractLoadError(problems: [ContractProblem(
                 file: Self.unknownScenarioFile, path: "-",
                 reason: "no endpoint has a scenario \"\(scenario)\"; known: " + known.joined(separator: ", "))])
+        }
+        if configuration.upstream == nil {
+            let passing = contracts.contracts.flatMap { contract in
+                contract.endpoints.flatMap { endpoint in
+                    endpoint.scenarios.filter(\.proxy).map { (contract.file, "\(endpoint.id).\($0.name)") }
+                }
+            }
+            if !passing.isEmpty {
+                throw ContractLoadError(problems: passing.map { file, name in
+                    ContractProblem(file: file, path: name, reason: "passes through to the backend (\"proxy\": true), "
+                        + "but the server was started without --proxy <url>")
+                })
+            }
         }
         let exposed = !AdminAccess.isLoopbackHost(configuration.host)
         adminToken = configuration.adminToken ?? (exposed ? Self.randomToken() : nil)
@@ -281,7 +297,7 @@ public final class MockServer: Sendable {
     }
 
     /// 32 hex digits from the system's secure random source.
-    private static func randomToken() -> String {
+    package static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<4).map { _ in
             let hex = String(generator.next() as UInt32, radix: 16)

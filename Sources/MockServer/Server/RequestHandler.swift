@@ -23,6 +23,8 @@ final class RequestHandler: HTTPResponder {
     private let serverBandwidth: Bandwidth?
     private let rateLimiter = RateLimiter()
     private let conditions: ConditionsControl
+    /// `--proxy`: where unmatched requests and pass-through scenarios go.
+    private let upstream: (any UpstreamRelay)?
 
     init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess,
          persistence: ResourcePersistence?, kept: [String: ResourceStore.Collection]) {
@@ -45,8 +47,10 @@ final class RequestHandler: HTTPResponder {
         facts = ServerFacts(contractsDirectory: configuration.contractsDirectory,
                             fixturesDirectory: configuration.fixturesDirectory)
         conditions = ConditionsControl(initial: configuration.conditions)
+        upstream = configuration.upstream
         admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, resources: store, journal: journal,
-                         eventQueueLimit: configuration.eventQueueLimit, facts: facts, conditions: conditions)
+                         eventQueueLimit: configuration.eventQueueLimit, facts: facts, conditions: conditions,
+                         upstream: configuration.upstream)
     }
 
     func reject(_ status: HTTPStatus, reason: String) -> Reply {
@@ -71,7 +75,7 @@ final class RequestHandler: HTTPResponder {
             // A paced body: its head, and the length it announces (a journal stream has none).
             head = response.head
             length = body.length
-        case .transport:
+        case .transport, .later:
             break
         }
         let duration = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
@@ -113,6 +117,7 @@ final class RequestHandler: HTTPResponder {
 
         switch serving.router.match(method: request.method, segments: segments) {
         case .notFound:
+            if let upstream { return proxied(request, via: upstream) }
             let response = ServerJSON.error(.notFound, "no endpoint serves \(request.method) \(request.path)")
             return journaled(response, entry(request, status: 404))
         case .methodNotAllowed(let allow):
@@ -253,11 +258,42 @@ final class RequestHandler: HTTPResponder {
             let (reply, delay) = conditioned(response, play: play, profile: profile)
             return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: status.code,
                                           delayMs: delay))
+        case .proxy:
+            let delay = latency.delay(fixed: play.delayMs, latency: play.latency, extra: profile?.latency)
+            guard let upstream else {
+                // Only a contract reloaded after start can get here: one with "proxy" does not load without --proxy.
+                let reason = "scenario \(play.name) of \(route.id) passes through to the backend, but the server was "
+                    + "started without --proxy <url>"
+                let response = ServerJSON.error(.badGateway, reason,
+                                                headers: MockHeader.naming(endpoint: route.id, scenario: play.name))
+                return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 502,
+                                                 reason: reason),
+                                 scenario: play.name)
+            }
+            return proxied(request, via: upstream, endpoint: route.id, selection: selection, delayMs: delay)
         case .sequence:
             // ScenarioStore.select never returns a sequence as the play.
             let response = ServerJSON.error(.internalServerError, "sequence \(play.name) has no steps")
             return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 500))
         }
+    }
+
+    /// Passes `request` through to the backend: journaled now as proxied, answered later from a relay thread
+    /// (the journal shows the status once the response is sent).
+    private func proxied(
+        _ request: HTTPRequest,
+        via upstream: any UpstreamRelay,
+        endpoint: String? = nil,
+        selection: Selection? = nil,
+        delayMs: Int = 0
+    ) -> Reply {
+        var entry = entry(request, endpoint: endpoint, selection: selection, reason: "proxied to \(upstream.target)",
+                          delayMs: delayMs)
+        entry.proxied = true
+        var note = Reply.Note(source: selection?.play.name ?? RelayReplies.outcome, outcome: RelayReplies.outcome,
+                              reason: entry.reason)
+        note.sequence = journal.append(entry)
+        return RelayReplies.relay(MockHeader.withoutMockFields(request), to: upstream, note: note, delayMs: delayMs)
     }
 
     /// `response` as the network conditions deliver it: after the play's delay, its latency draw, the

@@ -1,0 +1,43 @@
+import HTTPCore
+
+/// Where the server sends what it does not mock (`--proxy`): requests no endpoint serves, and scenarios with
+/// `"proxy": true`. The Recorder's proxy implements it; the mock layer journals and logs the requests, the relay
+/// forwards them on threads of its own and answers later, so no event loop waits on the backend.
+package protocol UpstreamRelay: Sendable {
+    /// The backend's base URL, as 502 answers and log lines name it.
+    var target: String { get }
+
+    /// The longest a relayed request can take, in nanoseconds: connections give up a little after it.
+    var timeoutNanoseconds: UInt64 { get }
+
+    /// Forwards `request`; calls `completion` exactly once, from another thread, with the backend's response as
+    /// a proxy relays it, or why there is none.
+    func relay(_ request: HTTPRequest, completion: @escaping @Sendable (RelayOutcome) -> Void)
+
+    /// Writes what was recorded so far (`POST /__mock/record/flush`); `nil` when nothing is recorded.
+    func flushRecording() -> RecordingFlush?
+}
+
+/// What came of relaying one request.
+package enum RelayOutcome: Sendable {
+    /// The backend's response, hop-by-hop fields removed and `Via` added; for a HEAD request, the length the
+    /// backend announced for the body it did not send.
+    case response(HTTPResponse, announcedLength: Int?)
+    /// No usable response: DNS, connection refused, timeout, connection reset, bad response.
+    case failure(String)
+}
+
+/// The outcome of writing the recording.
+package struct RecordingFlush: Sendable {
+    package var succeeded: Bool
+    /// What was written, or why nothing was (the recording is kept for a later flush).
+    package var message: String
+    /// How many exchanges the recording holds.
+    package var exchanges: Int
+
+    package init(succeeded: Bool, message: String, exchanges: Int) {
+        self.succeeded = succeeded
+        self.message = message
+        self.exchanges = exchanges
+    }
+}

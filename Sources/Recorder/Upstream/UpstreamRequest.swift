@@ -1,0 +1,25 @@
+import HTTPCore
+
+/// The bytes a proxy sends the target for a client's request: the target's base path joined with the
+/// request's, end-to-end header fields as received, `Host` naming the target, `Via` with this hop, the body
+/// framed by `Content-Length`, and `Connection: close` (one connection per request).
+enum UpstreamRequest {
+    /// Fields the proxy sets itself, besides the hop-by-hop ones.
+    private static let replaced: Set<String> = ["host", "content-length", "expect", "via"]
+
+    static func bytes(for request: HTTPRequest, target: UpstreamTarget) -> [UInt8] {
+        let fields = request.headers.fields
+        var head = "\(request.method) \(target.requestTarget(path: request.path, query: request.query)) HTTP/1.1\r\n"
+        head += "Host: \(target.hostField)\r\n"
+        for field in HopByHop.endToEnd(fields, alsoDropping: replaced) {
+            head += "\(field.name): \(field.value)\r\n"
+        }
+        let via = HopByHop.via(after: fields)
+        head += "\(via.name): \(via.value)\r\n"
+        if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
+            head += "Content-Length: \(request.body.count)\r\n"
+        }
+        head += "Connection: close\r\n\r\n"
+        return Array(head.utf8) + request.body
+    }
+}

@@ -1,0 +1,148 @@
+import HTTPCore
+
+/// Reads one HTTP/1.x response from bytes as they arrive (RFC 9112): the status line, the header fields, then
+/// the body by chunked coding, `Content-Length`, or until the connection closes. Interim (1xx) responses are
+/// skipped; a response to HEAD, a 204 and a 304 have no body. Pure: fed bytes, never a socket.
+struct UpstreamResponseReader {
+    private enum State {
+        case head
+        case length(Int)
+        case chunked(ChunkedDecoder)
+        case untilClose
+    }
+
+    /// The longest response head accepted.
+    static let maximumHeadBytes = 64 * 1024
+
+    private let requestMethod: String
+    private var state = State.head
+    private var buffer: [UInt8] = []
+    private var head: (status: Int, reason: String, fields: [UpstreamResponse.Field])?
+
+    init(requestMethod: String) {
+        self.requestMethod = requestMethod
+    }
+
+    /// Takes the next bytes; returns the response once it is complete.
+    /// - Throws: ``UpstreamFailure/badResponse(_:)`` when the bytes are not a response.
+    mutating func feed(_ bytes: some Collection<UInt8>) throws(UpstreamFailure) -> UpstreamResponse? {
+        buffer.append(contentsOf: bytes)
+        while true {
+            switch state {
+            case .head:
+                guard try readHead() else { return nil }
+            case .length(let length):
+                guard buffer.count >= length else { return nil }
+                return response(body: Array(buffer.prefix(length)))
+            case .chunked(var decoder):
+                let outcome = buffer.withUnsafeBytes { raw in
+                    Result { () throws(HTTPParseError) in try decoder.consume(raw).done }
+                }
+                buffer = []
+                guard case .success(let done) = outcome else {
+                    if case .failure(let error) = outcome { throw .badResponse("chunked body: \(error.reason)") }
+                    return nil
+                }
+                state = .chunked(decoder)
+                return done ? response(body: decoder.body) : nil
+            case .untilClose:
+                return nil
+            }
+        }
+    }
+
+    /// The connection closed: the response if its end was the close, else the reason it is incomplete.
+    mutating func finish() throws(UpstreamFailure) -> UpstreamResponse {
+        switch state {
+        case .head where buffer.isEmpty && head == nil:
+            throw .connectionReset("closed before sending a response")
+        case .head:
+            throw .badResponse("closed in the middle of the response head")
+        case .length(let length):
+            throw .badResponse("closed after \(buffer.count) of \(length) body bytes")
+        case .chunked:
+            throw .badResponse("closed before the last chunk")
+        case .untilClose:
+            guard let response = response(body: buffer) else { throw .badResponse("no response head") }
+            return response
+        }
+    }
+
+    // MARK: - Head
+
+    /// Reads a head if the buffer holds one, and chooses how the body ends. `false`: more bytes are needed.
+    private mutating func readHead() throws(UpstreamFailure) -> Bool {
+        guard let end = headEnd() else {
+            guard buffer.count <= Self.maximumHeadBytes else {
+                throw .badResponse("the response head exceeds \(Self.maximumHeadBytes / 1024) KiB")
+            }
+            return false
+        }
+        let lines = buffer[..<end.start].split(separator: 10, omittingEmptySubsequences: false)
+            .map { line in String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self) }
+        buffer.removeFirst(end.afterward)
+        let (status, reason) = try Self.statusLine(lines.first ?? "")
+        var fields: [UpstreamResponse.Field] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
+                  !line[..<colon].contains(where: { $0 == " " || $0 == "\t" }) else {
+                throw .badResponse("malformed header line \"\(line.prefix(80))\"")
+            }
+            fields.append(.init(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingSpaces()))
+        }
+        // An interim response: the final one follows on the same connection.
+        if (100...199).contains(status) {
+            guard status != 101 else { throw .badResponse("the target switched protocols (101), which a proxy of HTTP cannot relay") }
+            return true
+        }
+        head = (status, reason, fields)
+        state = try bodyFraming(status: status, fields: fields)
+        return true
+    }
+
+    /// Where the head ends: the index of its blank line, and how many bytes the head takes with it.
+    private func headEnd() -> (start: Int, afterward: Int)? {
+        var index = 0
+        while let newline = buffer[index...].firstIndex(of: 10) {
+            let next = newline + 1
+            if next < buffer.count && buffer[next] == 10 { return (newline, next + 1) }
+            if next + 1 < buffer.count && buffer[next] == 13 && buffer[next + 1] == 10 { return (newline, next + 2) }
+            if next >= buffer.count || (buffer[next] == 13 && next + 1 >= buffer.count) { return nil }
+            index = next
+        }
+        return nil
+    }
+
+    private static func statusLine(_ line: String) throws(UpstreamFailure) -> (Int, String) {
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0] == "HTTP/1.1" || parts[0] == "HTTP/1.0",
+              parts[1].count == 3, let status = Int(parts[1]), (100...599).contains(status) else {
+            throw .badResponse("malformed status line \"\(line.prefix(80))\"")
+        }
+        return (status, parts.count == 3 ? String(parts[2]) : "")
+    }
+
+    private func bodyFraming(status: Int, fields: [UpstreamResponse.Field]) throws(UpstreamFailure) -> State {
+        if requestMethod == "HEAD" || status == 204 || status == 304 { return .length(0) }
+        let codings = fields.filter { $0.name.lowercased() == "transfer-encoding" }
+            .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces().lowercased() } }
+        if let last = codings.last {
+            // Only chunked ends a coded body; anything else runs to the close (RFC 9112 §6.3).
+            guard last == "chunked" else { return .untilClose }
+            var limits = HTTPLimits()
+            limits.bodyBytes = Int(Int32.max)
+            return .chunked(ChunkedDecoder(limits: limits))
+        }
+        let lengths = Set(fields.filter { $0.name.lowercased() == "content-length" }
+            .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces() } })
+        guard let text = lengths.first else { return .untilClose }
+        guard lengths.count == 1, let length = Int(text), length >= 0 else {
+            throw .badResponse("invalid Content-Length \"\(lengths.sorted().joined(separator: ", "))\"")
+        }
+        return .length(length)
+    }
+
+    private func response(body: [UInt8]) -> UpstreamResponse? {
+        head.map { UpstreamResponse(status: $0.status, reason: $0.reason, fields: $0.fields, body: body) }
+    }
+}

@@ -1,0 +1,89 @@
+/// The backend a proxy forwards to, from a base URL such as `http://127.0.0.1:9000/api`: checked at start, so a
+/// typo is a usage error rather than a 502 on every request.
+public struct UpstreamTarget: Sendable, Equatable {
+    /// Why a base URL cannot be a target.
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `http://host:port/base` as given, without a trailing `/`: what messages name.
+    public let url: String
+    /// The host as the URL writes it (an IPv6 address without its brackets).
+    public let host: String
+    public let port: UInt16
+    /// The path every request path is appended to: `""` or `/api`, never ending in `/`.
+    public let basePath: String
+
+    /// - Throws: ``Problem`` when the URL is not `http://host[:port][/path]`: another scheme, no host, a
+    ///   bad port, a query, a fragment, credentials; `https://` with a way around.
+    public init(parsing text: String) throws(Problem) {
+        let lower = text.lowercased()
+        if lower.hasPrefix("https://") {
+            throw Problem(description: "\(text): HTTPS targets are not supported yet. Point it at an http:// "
+                + "endpoint of the backend (a staging or local instance), or run a local TLS-terminating proxy "
+                + "that forwards to the HTTPS backend (for example `socat TCP-LISTEN:9000,fork,reuseaddr "
+                + "OPENSSL:api.example.com:443` or an nginx `proxy_pass https://…`) and target http://127.0.0.1:9000")
+        }
+        guard lower.hasPrefix("http://") else {
+            throw Problem(description: "\(text) is not an http:// URL (for example http://127.0.0.1:9000 or http://host/api)")
+        }
+        let rest = text.dropFirst("http://".count)
+        guard !rest.contains("?"), !rest.contains("#") else {
+            throw Problem(description: "\(text): a target has no query or fragment; requests bring their own")
+        }
+        let authority = rest.prefix { $0 != "/" }
+        let path = rest.dropFirst(authority.count)
+        guard !authority.contains("@") else {
+            throw Problem(description: "\(text): credentials in the URL are not supported; clients send their own headers")
+        }
+        var host: Substring
+        var portText: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else {
+                throw Problem(description: "\(text): an IPv6 host needs its closing ]")
+            }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw Problem(description: "\(text): only a port may follow ]") }
+                portText = after.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        } else {
+            host = authority
+        }
+        guard !host.isEmpty else { throw Problem(description: "\(text) has no host (for example http://127.0.0.1:9000)") }
+        guard host.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else {
+            throw Problem(description: "\(text): the host has spaces or characters outside ASCII")
+        }
+        var port: UInt16 = 80
+        if let portText {
+            guard let parsed = UInt16(portText), parsed > 0 else {
+                throw Problem(description: "\(text): '\(portText)' is not a port 1...65535")
+            }
+            port = parsed
+        }
+        self.host = String(host)
+        self.port = port
+        var base = String(path)
+        while base.hasSuffix("/") { base.removeLast() }
+        basePath = base
+        let shownHost = host.contains(":") ? "[\(host)]" : String(host)
+        url = "http://" + shownHost + (portText == nil ? "" : ":\(port)") + base
+    }
+
+    /// The `Host` field the target expects: `host` or `host:port` (port 80 left out), IPv6 in brackets.
+    public var hostField: String {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return port == 80 ? shown : "\(shown):\(port)"
+    }
+
+    /// The request target sent upstream: the base path joined with the client's path and query
+    /// (`/api` + `/v1/items?x=1` → `/api/v1/items?x=1`).
+    public func requestTarget(path: some StringProtocol, query: (some StringProtocol)?) -> String {
+        let joined = basePath + (path.hasPrefix("/") ? String(path) : "/" + path)
+        return query.map { joined + "?" + $0 } ?? joined
+    }
+}

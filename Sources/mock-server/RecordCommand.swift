@@ -1,0 +1,61 @@
+import HTTPCore
+import MockServer
+import Recorder
+
+/// `mock-server record --target <url>`, and the recording of `--proxy --record`: start-up lines, and the
+/// flush at SIGINT/SIGTERM.
+enum RecordCommand {
+    static func record(_ options: CommandLineOptions, output: MockServerCommand.Output) {
+        guard let target = options.recording.target else { MockServerCommand.fail("record needs --target <url>", code: 2) }
+        POSIX.blockSignals(POSIX.Signal.allCases)
+        let recording = options.recording.recording(extraHeaders: options.configuration.redactedHeaders)
+        let proxy = UpstreamProxy(target: target, timeout: options.recording.upstreamTimeout, recording: recording)
+        var configuration = RecordServer.Configuration()
+        configuration.host = options.configuration.host
+        configuration.port = options.configuration.port
+        configuration.threads = options.configuration.threads
+        configuration.io = options.configuration.io
+        configuration.logFormat = options.configuration.logFormat
+        configuration.allowedHosts = options.configuration.allowedHosts
+        configuration.adminToken = options.configuration.adminToken
+        let server = RecordServer(configuration: configuration, proxy: proxy)
+        POSIX.ignoreBrokenPipes()
+        _ = POSIX.raiseDescriptorLimit()
+        let signalThread: POSIX.ThreadHandle
+        do {
+            signalThread = try POSIX.startThread(stackSize: 256 * 1024) {
+                MockServerCommand.handleSignals(output: output, stop: { server.stop() },
+                                                flush: { finalFlush(proxy, recording: recording) }, reload: {
+                    MockServerCommand.emit("SIGHUP ignored: record has no contracts to reload", toStandardError: true)
+                })
+            }
+        } catch {
+            MockServerCommand.fail("cannot start the signal thread: \(error)", code: 1)
+        }
+        do {
+            try server.start { port in MockServerCommand.emit(output.listening(host: configuration.host, port: port)) }
+        } catch {
+            MockServerCommand.fail("cannot listen on \(SocketError.display(host: configuration.host, port: configuration.port)): \(error)",
+                                   code: 1)
+        }
+        if let token = server.adminToken, configuration.adminToken == nil {
+            MockServerCommand.emit("warning: devices on your networks can reach the proxy; POST /__mock/record/flush needs "
+                                   + "the header X-Mock-Admin-Token: \(token) from them", toStandardError: true)
+        }
+        output.note(banner(target: target, recording: recording, options: options.recording))
+        signalThread.join()
+    }
+
+    /// What is relayed where, and where and when the recording is written.
+    static func banner(target: UpstreamTarget, recording: Recording, options: RecordOptions) -> String {
+        "relaying to \(target.url) (timeout \(options.upstreamTimeout) s); recording to "
+            + "\(recording.writer.contractsDirectory) and \(recording.writer.fixturesDirectory)"
+            + (options.merge ? " (merging)" : "") + ", written on POST /__mock/record/flush and at SIGINT/SIGTERM"
+    }
+
+    /// The flush at shutdown: `true` when there was nothing to write or it was written.
+    static func finalFlush(_ proxy: UpstreamProxy, recording: Recording?) -> Bool {
+        guard let recording, recording.count > 0 else { return true }
+        return proxy.flushRecording()?.succeeded ?? true
+    }
+}
