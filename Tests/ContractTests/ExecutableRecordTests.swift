@@ -17,7 +17,7 @@ struct ExecutableRecordTests {
     @Test func record_RelaysTheResponseUnchanged_AddsVia_AndSetsHostAndBasePath() async throws {
         try await withBackend { backend in
             try await offThePool {
-                let recorder = try RunningExecutable(["record", "--target", backend.url + "/api", "--log", "off"])
+                let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", backend.url + "/api", "--log", "off"])
                 defer { _ = recorder.stop() }
                 // WHEN a client asks the recorder, naming a hop-by-hop field of its own
                 let response = try exchange(port: recorder.port, "GET /v1/items?page=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -42,7 +42,7 @@ struct ExecutableRecordTests {
             + "Connection: X-Hop\r\nX-Hop: 1\r\nX-End: yes\r\nVia: 1.0 origin\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
         defer { backend.stop() }
         try await offThePool {
-            let recorder = try RunningExecutable(["record", "--target", "http://127.0.0.1:\(backend.port)", "--log", "off"])
+            let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", "http://127.0.0.1:\(backend.port)", "--log", "off"])
             defer { _ = recorder.stop() }
             let response = try exchange(port: recorder.port, "GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(response.text == "hello world")
@@ -56,7 +56,7 @@ struct ExecutableRecordTests {
         let backend = try CannedServer(response: "HTTP/1.1 200 OK\r\nContent-Length: 4000\r\nX-End: yes\r\n\r\n")
         defer { backend.stop() }
         try await offThePool {
-            let recorder = try RunningExecutable(["record", "--target", "http://127.0.0.1:\(backend.port)", "--log", "off"])
+            let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", "http://127.0.0.1:\(backend.port)", "--log", "off"])
             defer { _ = recorder.stop() }
             let client = try RawClient(port: recorder.port, timeout: 10)
             client.send("HEAD /file HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /next HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -73,9 +73,7 @@ struct ExecutableRecordTests {
     @Test func record_FlushAnswersWithTheAdminRules_AndSIGTERMExitsZeroPromptly() async throws {
         try await withBackend { backend in
             try await offThePool {
-                let recorder = try RunningExecutable(["record", "--target", backend.url + "/api", "--log", "off",
-                                                      "--contracts", NSTemporaryDirectory() + "rec-c",
-                                                      "--fixtures", NSTemporaryDirectory() + "rec-f"])
+                let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", backend.url + "/api", "--log", "off"])
                 _ = try exchange(port: recorder.port, "GET /v1/items HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 // WHEN the recording is flushed over HTTP
                 let flush = try exchange(port: recorder.port, "POST /__mock/record/flush HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -102,7 +100,7 @@ struct ExecutableRecordTests {
         let backend = try CannedServer(response: "HTTP/1.1 200 OK\r\nContent-Length: \(large.utf8.count)\r\n\r\n" + large)
         defer { backend.stop() }
         try await offThePool {
-            let recorder = try RunningExecutable(["record", "--target", "http://127.0.0.1:\(backend.port)", "--log", "off",
+            let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", "http://127.0.0.1:\(backend.port)", "--log", "off",
                                                   "--max-record-bytes", "1000"])
             let response = try exchange(port: recorder.port, "GET /large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(response.text == large)
@@ -123,7 +121,7 @@ struct ExecutableRecordTests {
         try await offThePool {
             let (target, keep) = try kind.make()
             defer { keep?() }
-            let recorder = try RunningExecutable(["record", "--target", target, "--log", "off", "--upstream-timeout", "0.5"])
+            let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", target, "--log", "off", "--upstream-timeout", "0.5"])
             defer { _ = recorder.stop() }
             let response = try exchange(port: recorder.port, "GET /anything HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(response.status == 502)
@@ -156,7 +154,7 @@ struct ExecutableRecordTests {
         try await offThePool {
             let silent = try SilentBackend()
             defer { silent.close() }
-            let recorder = try RunningExecutable(["record", "--target", "http://127.0.0.1:\(silent.port)", "--log", "off",
+            let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", "http://127.0.0.1:\(silent.port)", "--log", "off",
                                                   "--upstream-timeout", "1"])
             defer { _ = recorder.stop() }
             // GIVEN clients that give up while their requests wait for a backend that never answers
@@ -204,7 +202,7 @@ struct ExecutableRecordTests {
     @Test func proxyWithRecord_FlushesTheRelayedExchanges_AndWithoutRecordHasNothingToFlush() async throws {
         try await withBackend { backend in
             try await offThePool {
-                let recording = try RunningExecutable(["--proxy", backend.url + "/api", "--record", "--log", "off",
+                let recording = try RunningExecutable(Self.output(proxying: true) + ["--proxy", backend.url + "/api", "--record", "--log", "off",
                                                        "--contracts", ContractCatalog.contractsDirectory,
                                                        "--fixtures", ContractCatalog.fixturesDirectory])
                 _ = try exchange(port: recording.port, "GET /healthChecker HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -253,6 +251,14 @@ struct ExecutableRecordTests {
     // MARK: - Support
 
     static let itemsBody = #"{"items":[1,2,3]}"#
+
+    /// Output folders of a test's own for a recorder (`--record-contracts`… with `--proxy --record`), so that
+    /// no test writes the default `./Recorded` into the working directory. The system removes them.
+    static func output(proxying: Bool = false) -> [String] {
+        let root = NSTemporaryDirectory() + "recorded-\(UUID().uuidString)"
+        return proxying ? ["--record-contracts", root + "/Contracts", "--record-fixtures", root + "/Fixtures"]
+            : ["--contracts", root + "/Contracts", "--fixtures", root + "/Fixtures"]
+    }
     static let flushRequest = "POST /__mock/record/flush HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"
 
     /// This package's server as the backend, in-process, serving `/api/v1/items`.
