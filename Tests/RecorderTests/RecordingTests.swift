@@ -1,9 +1,15 @@
+import Foundation
 @testable import Recorder
 import Testing
 
 struct RecordingTests {
-    private func recording(maxBodyBytes: Int = 10) -> Recording {
-        Recording(writer: RecordingWriter(contractsDirectory: "C", fixturesDirectory: "F", redaction: .init(), merge: false),
+    private let folders: RecordingFolders
+
+    init() throws { folders = try RecordingFolders() }
+
+    private func recording(maxBodyBytes: Int = 10, contracts: String? = nil) -> Recording {
+        Recording(writer: RecordingWriter(contractsDirectory: contracts ?? folders.contracts, fixturesDirectory: folders.fixtures,
+                                          redaction: .init(), merge: false),
                   maxBodyBytes: maxBodyBytes)
     }
 
@@ -26,13 +32,38 @@ struct RecordingTests {
         let recording = recording()
         recording.add(exchange())
         recording.add(exchange())
-        guard case .written(_, let count) = recording.flush() else {
+        guard case .written(let summary, let count) = recording.flush() else {
             Issue.record("the writer failed")
             return
         }
-        #expect(count == 2)
-        // Kept: the next flush writes these again with whatever came since (the writer merges or refuses).
-        #expect(recording.count == 2)
+        #expect(count == 2 && summary.contractFiles == [folders.contracts + "/items.json"])
+        // Kept: the next flush writes these again with whatever came since.
+        recording.add(exchange(responseBody: "[]"))
+        guard case .written(_, let all) = recording.flush() else {
+            Issue.record("the second flush failed")
+            return
+        }
+        #expect(all == 3)
+    }
+
+    @Test func failedFlush_LosesNothing_AndTheNextOneWritesIt() throws {
+        // A contracts "folder" that is a file: nothing can be written there until it is moved away.
+        let blocked = folders.root + "/Blocked"
+        #expect(FileManager.default.createFile(atPath: blocked, contents: Data("not a folder".utf8)))
+        let recording = recording(contracts: blocked + "/Contracts")
+        recording.add(exchange())
+        guard case .failed(let reason, let count) = recording.flush() else {
+            Issue.record("a write into a file succeeded")
+            return
+        }
+        #expect(count == 1 && reason.contains("not a folder"), "\(reason)")
+        #expect(recording.describe(.failed(reason: reason, exchanges: count)).contains("kept, flush again once fixed"))
+        try FileManager.default.removeItem(atPath: blocked)
+        guard case .written(_, let written) = recording.flush() else {
+            Issue.record("the flush after the fix failed")
+            return
+        }
+        #expect(written == 1)
     }
 
     @Test func relayedResponse_LosesHopByHopAndFramingFields_AndGainsVia() {
