@@ -11,9 +11,12 @@ enum FixtureBody: Hashable {
     init?(bytes: [UInt8], contentType: String?, redactor: SecretRedactor) {
         guard !bytes.isEmpty else { return nil }
         let media = Self.mediaType(contentType)
-        if media == "application/json" || media.hasSuffix("+json") || media.isEmpty,
-           let value = try? JSONValue.parse(bytes) {
-            self = .json(redactor.redact(value))
+        let parsed = try? JSONValue.parse(bytes)
+        if media == "application/json" || media.hasSuffix("+json") || media.isEmpty, let parsed {
+            self = .json(redactor.redact(parsed))
+        } else if let parsed, case let redacted = redactor.redact(parsed), redacted != parsed {
+            // JSON under another media type (`text/plain`): its secrets go too, the rest as JSON text.
+            self = .raw(redacted.prettyPrinted(), extension: Self.fileExtension(media: media, bytes: bytes))
         } else if media == "application/x-www-form-urlencoded" {
             self = .raw(redactor.redactForm(bytes), extension: "txt")
         } else {

@@ -43,6 +43,13 @@ struct NormalizedExchange {
         guard segments.allSatisfy({ !$0.contains("/") && !$0.contains("{") && !$0.contains("}") }) else {
             throw Rejection(reason: "\(target): a segment holds /, { or }, which a path template cannot match")
         }
+        // A compressed body cannot be searched for secrets, nor would a fixture replay it as sent. The recorder
+        // asks the backend for `identity`; a backend that compresses anyway is not recorded.
+        if let coding = exchange.responseHeaders.first(where: { HTTPHeaders.equal($0.name, "Content-Encoding") })?.value,
+           !HTTPHeaders.equal(coding.trimmingSpaces(), "identity") {
+            throw Rejection(reason: "\(target): the body came \(coding)-encoded, which cannot be checked for secrets; "
+                + "not recorded")
+        }
         guard (200...599).contains(exchange.status) else {
             throw Rejection(reason: "\(target): status \(exchange.status) is outside the 200…599 a scenario can answer")
         }

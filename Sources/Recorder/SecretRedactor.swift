@@ -2,21 +2,36 @@ import ContractModel
 import HTTPCore
 
 /// Replaces secret values before anything reaches a file: in JSON, the value of every member whose key
-/// is `access_token`, `refresh_token`, `id_token`, `password`, `secret`, `api_key` or one of
-/// ``RecordingWriter/Redaction/keys`` (case-insensitive, at any depth, whatever the value's type); in a
-/// form body (`a=1&password=x`), the value of such a field.
+/// names a secret, at any depth, whatever the value's type; in a form body (`a=1&password=x`), the value
+/// of such a field.
+///
+/// Keys are compared by their letters and digits only, in lower case, so `access_token`, `accessToken`,
+/// `Access-Token` and `ACCESSTOKEN` are one key. A key is a secret when that form contains `token`,
+/// `secret`, `password`, `passwd`, `apikey`, `authorization`, `cookie`, `credential` or `privatekey`
+/// (`refresh_token`, `client_secret`, `x-api-key`, `csrfToken`), or equals one of
+/// ``RecordingWriter/Redaction/keys`` so compared. Erring towards redaction costs a placeholder in a
+/// fixture; erring the other way leaks a credential into a repository.
 struct SecretRedactor {
-    static let defaultKeys: Set<String> = ["access_token", "refresh_token", "id_token", "password", "secret", "api_key"]
+    static let secretWords = ["token", "secret", "password", "passwd", "apikey", "authorization", "cookie", "credential",
+                              "privatekey"]
     /// What a secret value becomes.
     static let placeholder = "<redacted>"
 
-    private let keys: Set<String>
+    private let extraKeys: Set<String>
 
     init(extraKeys: [String]) {
-        keys = Self.defaultKeys.union(extraKeys.map { $0.lowercased() })
+        self.extraKeys = Set(extraKeys.map(Self.normalized))
     }
 
-    func isSecret(_ key: String) -> Bool { keys.contains(key.lowercased()) }
+    func isSecret(_ key: String) -> Bool {
+        let key = Self.normalized(key)
+        return extraKeys.contains(key) || Self.secretWords.contains { key.contains($0) }
+    }
+
+    /// The key's ASCII letters and digits, lower-cased.
+    static func normalized(_ key: String) -> String {
+        String(String.UnicodeScalarView(key.lowercased().unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }))
+    }
 
     /// `value` with every secret member's value replaced by ``placeholder``.
     func redact(_ value: JSONValue) -> JSONValue {

@@ -31,7 +31,7 @@ public final class UpstreamProxy: UpstreamRelay {
     }
 
     package func relay(_ request: HTTPRequest, completion: @escaping @Sendable (RelayOutcome) -> Void) {
-        let bytes = UpstreamRequest.bytes(for: request, target: upstream)
+        let bytes = UpstreamRequest.bytes(for: request, target: upstream, recording: recording != nil)
         let accepted = pool.submit { [client, recording] in
             switch client.exchange(bytes, method: request.method) {
             case .success(let response):

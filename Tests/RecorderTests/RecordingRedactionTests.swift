@@ -40,6 +40,35 @@ import Testing
         #expect(folders.text("Fixtures/auth/login/post-success.json").contains(#""access_token": "<redacted>""#))
     }
 
+    @Test func secretKeys_InAnySpelling_AndJSONUnderAnotherMediaType_AreRedacted() throws {
+        let folders = try RecordingFolders()
+        let body = #"{"accessToken":"S1-camel","refreshToken":"S2-camel","apiKey":"S3-camel","client_secret":"S4-client","#
+            + #""token":"S5-plain","X-Api-Key":"S6-dash","csrfToken":"S7-csrf","name":"visible"}"#
+        _ = try folders.writer().write([
+            .make("/v1/session", body: body),
+            .make("/v1/text", contentType: "text/plain", body: #"{"session":{"accessToken":"S8-text"}}"#),
+        ])
+        folders.validate()
+        for (name, bytes) in folders.files() {
+            let text = String(decoding: bytes, as: UTF8.self)
+            for secret in ["S1-camel", "S2-camel", "S3-camel", "S4-client", "S5-plain", "S6-dash", "S7-csrf", "S8-text"] {
+                #expect(!text.contains(secret), "\(secret) in \(name)")
+            }
+        }
+        #expect(folders.files().values.contains { String(decoding: $0, as: UTF8.self).contains("visible") })
+    }
+
+    @Test func compressedBodies_AreNotRecorded_AndSaySo() throws {
+        let folders = try RecordingFolders()
+        let summary = try folders.writer().write([
+            .make("/v1/zipped", responseHeaders: [.init(name: "Content-Encoding", value: "gzip")], body: "\u{1f}\u{8b}…"),
+            .make("/v1/plain", responseHeaders: [.init(name: "Content-Encoding", value: "identity")], body: "{}"),
+        ])
+        #expect(summary.endpoints == 1)
+        #expect(summary.skipped.count == 1 && summary.skipped[0].contains("GET /v1/zipped: the body came gzip-encoded"),
+                "\(summary.skipped)")
+    }
+
     @Test func extraKeys_AreRedactedToo() throws {
         let folders = try RecordingFolders()
         _ = try folders.writer(redaction: .init(extraKeys: ["PIN"])).write([.make("/v1/card", body: #"{"pin":"4321"}"#)])

@@ -7,13 +7,16 @@ enum UpstreamRequest {
     /// Fields the proxy sets itself, besides the hop-by-hop ones.
     private static let replaced: Set<String> = ["host", "content-length", "expect", "via"]
 
-    static func bytes(for request: HTTPRequest, target: UpstreamTarget) -> [UInt8] {
+    /// - Parameter recording: Asks for the body uncompressed (`Accept-Encoding: identity`, whatever the client
+    ///   accepts; URLSession always offers gzip): a compressed body could not be searched for secrets.
+    static func bytes(for request: HTTPRequest, target: UpstreamTarget, recording: Bool = false) -> [UInt8] {
         let fields = request.headers.fields
         var head = "\(request.method) \(target.requestTarget(path: request.path, query: request.query)) HTTP/1.1\r\n"
         head += "Host: \(target.hostField)\r\n"
-        for field in HopByHop.endToEnd(fields, alsoDropping: replaced) {
+        for field in HopByHop.endToEnd(fields, alsoDropping: recording ? replaced.union(["accept-encoding"]) : replaced) {
             head += "\(field.name): \(field.value)\r\n"
         }
+        if recording { head += "Accept-Encoding: identity\r\n" }
         let via = HopByHop.via(after: fields)
         head += "\(via.name): \(via.value)\r\n"
         if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
