@@ -13,6 +13,8 @@ struct RecordingPlanner {
     private let headers: HeaderFilter
     private let redactor: SecretRedactor
     private var namer: FixtureNamer
+    /// Per-id fixture folders handed out (lower-cased), each with the template path it belongs to.
+    private var perIDFolderOwners: [String: String] = [:]
     private var plan = RecordingPlan()
     private var usedIDs: Set<String>
 
@@ -115,7 +117,7 @@ struct RecordingPlanner {
                                   contentType: first.fixtureContentType, expect: first.expectation)
         guard let fileExtension = shape.fileExtension else { return draft }
         let suffix = (method == "GET" ? "" : "." + method.lowercased()) + "." + fileExtension
-        let folder = RecordingNames.fixtureFolder(of: template)
+        let folder = perIDFolder(for: template)
         let names = template.parameters.map(\.name)
         draft.body = folder + "/" + names.map { "{\($0)}" }.joined(separator: "-") + suffix
         for (path, outcome) in outcomes {
@@ -126,6 +128,21 @@ struct RecordingPlanner {
             plan.perIDFixtures.insert(file)
         }
         return draft
+    }
+
+    /// The folder of a template's per-id fixtures, its own: `/users/{id}/orders` and `/users/orders/{id}` both
+    /// name `users/orders`, and names that differ only in characters the sanitizer replaces or in letter case
+    /// (one file on macOS) would share files, so a later template gets `users/orders-2`.
+    private mutating func perIDFolder(for template: RecordedTemplate) -> String {
+        let base = RecordingNames.fixtureFolder(of: template)
+        var candidate = base
+        var counter = 2
+        while let owner = perIDFolderOwners[candidate.lowercased()], owner != template.path {
+            candidate = base + "-\(counter)"
+            counter += 1
+        }
+        perIDFolderOwners[candidate.lowercased()] = template.path
+        return candidate
     }
 
     /// The shape most ids share; on a tie the lower status, then the first recorded.

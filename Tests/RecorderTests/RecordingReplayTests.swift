@@ -31,6 +31,21 @@ import Testing
         try Replay.expectRecordedAnswers(Self.traffic, folders: folders)
     }
 
+    @Test func templatesThatNameTheSameFolder_KeepTheirOwnFixtures() throws {
+        // `/users/{id}/orders` and `/users/orders/{id}` both have the literals users and orders; and
+        // `a.b`/`a_b` differ only in a character the file names replace.
+        let traffic: [RecordedExchange] = [
+            .make("/users/7/orders", body: #"{"of":"user 7"}"#), .make("/users/8/orders", body: #"{"of":"user 8"}"#),
+            .make("/users/orders/7", body: #"{"order":7}"#), .make("/users/orders/8", body: #"{"order":8}"#),
+            .make("/a.b/1", body: #"{"ab":"dot"}"#), .make("/a.b/2", body: #"{"ab":"dot 2"}"#),
+            .make("/a_b/1", body: #"{"ab":"underscore"}"#), .make("/a_b/2", body: #"{"ab":"underscore 2"}"#),
+        ]
+        let folders = try RecordingFolders()
+        _ = try folders.writer().write(traffic)
+        #expect(folders.validate() != nil)
+        try Replay.expectRecordedAnswers(traffic, folders: folders)
+    }
+
     @Test func variedIDs_BecomeATypedParameter_WithAFixturePerID() throws {
         let folders = try RecordingFolders()
         _ = try folders.writer().write(Self.traffic)
