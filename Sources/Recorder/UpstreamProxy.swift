@@ -30,9 +30,12 @@ public final class UpstreamProxy: UpstreamRelay {
         UInt64(max(0.001, timeout) * 3_000_000_000) + 60_000_000_000
     }
 
-    package func relay(_ request: HTTPRequest, completion: @escaping @Sendable (RelayOutcome) -> Void) {
+    package func relay(_ request: HTTPRequest, isWanted: @escaping @Sendable () -> Bool,
+                       completion: @escaping @Sendable (RelayOutcome) -> Void) {
         let bytes = UpstreamRequest.bytes(for: request, target: upstream, recording: recording != nil)
         let accepted = pool.submit { [client, recording] in
+            // Its client left while it waited in the queue: nobody would read the answer.
+            guard isWanted() else { return }
             switch client.exchange(bytes, method: request.method) {
             case .success(let response):
                 if let recording, let skipped = recording.add(Self.exchange(request, response)) {

@@ -150,6 +150,37 @@ struct ExecutableRecordTests {
         #expect(result.error.contains(message), "\(result.error)")
     }
 
+    @Test func requestsWhoseClientsLeftWhileQueued_NeverReachTheBackend() async throws {
+        // A backend whose /slow answers after 3 s: the eight relay threads are all busy with those.
+        let folder = try ScratchContracts(contracts: [("slow.json", """
+            {"domain": "slow", "endpoints": [
+              {"id": "slow", "method": "GET", "path": "/slow", "scenarios": [{"name": "success", "status": 204, "delayMs": 3000, "expect": "success"}]},
+              {"id": "fast", "method": "GET", "path": "/fast", "scenarios": [{"name": "success", "status": 204, "expect": "success"}]}]}
+            """)], fixtures: [])
+        var configuration = MockServer.Configuration(port: 0, contractsDirectory: folder.contracts, fixturesDirectory: folder.fixtures)
+        configuration.threads = 1
+        let backend = try MockServer(configuration: configuration)
+        try backend.start()
+        defer { backend.stop() }
+        try await offThePool {
+            let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", "http://127.0.0.1:\(backend.port)",
+                                                                             "--log", "off"])
+            defer { _ = recorder.stop() }
+            let waiting = try (0..<8).map { _ in try RawClient(port: recorder.port, timeout: 10) }
+            for client in waiting { client.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
+            try pollUntil { backend.journal.entries().count == 8 }
+            // WHEN twenty more clients ask and leave while their requests wait in the queue
+            for _ in 0..<20 {
+                let client = try RawClient(port: recorder.port)
+                client.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            }   // each client's descriptor is closed as it goes out of scope
+            // THEN the next request is relayed once the eight are done, and the abandoned ones never are
+            #expect(try exchange(port: recorder.port, "GET /fast HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status == 204)
+            for client in waiting { #expect(try client.readResponse().status == 204) }
+            #expect(backend.journal.entries().filter { $0.target == "/slow" }.count == 8)
+        }
+    }
+
     @Test func clientThatLeavesWhileItsRequestIsUpstream_CostsNothing_AndTheProxyKeepsServing() async throws {
         try await offThePool {
             let silent = try SilentBackend()
@@ -236,14 +267,16 @@ struct ExecutableRecordTests {
         #expect(refused.error.contains("items.live: passes through to the backend"), "\(refused.error)")
         try await withBackend { backend in
             try await offThePool {
-                let server = try RunningExecutable(["--proxy", backend.url + "/api", "--log", "off",
+                let server = try RunningExecutable(["--proxy", backend.url + "/api", "--log", "off", "--cors",
                                                     "--contracts", served.contracts, "--fixtures", served.fixtures])
                 defer { _ = server.stop() }
                 let mocked = try exchange(port: server.port, "GET /v1/items HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(mocked.text == #"{"local":true}"#)
                 let live = try exchange(port: server.port, "GET /v1/items HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "X-Mock-Scenario: live\r\n\r\n")
+                    + "Origin: http://localhost:3000\r\nX-Mock-Scenario: live\r\n\r\n")
                 #expect(live.text == Self.itemsBody && live.header("Via") == "1.1 mock-server")
+                // A page on another origin may read it, as it may read the mocked scenario
+                #expect(live.header("Access-Control-Allow-Origin") == "http://localhost:3000")
             }
         }
     }

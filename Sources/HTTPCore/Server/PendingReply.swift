@@ -10,6 +10,8 @@ package final class PendingReply: Sendable {
         var reply: Reply?
         var waker: ReplyStream.Waker?
         var cancelled = false
+        /// Fields added before the reply came (CORS, rate-limit headers), for the response it brings.
+        var fields: [(name: String, value: String)] = []
     }
 
     /// Nanoseconds the connection waits for the reply before it answers 504 through
@@ -28,11 +30,18 @@ package final class PendingReply: Sendable {
     package func complete(_ reply: Reply) -> Bool {
         let (accepted, waker) = state.withValue { state -> (Bool, ReplyStream.Waker?) in
             guard !state.cancelled, state.reply == nil else { return (false, nil) }
+            var reply = reply
+            reply.addFields(state.fields)
             state.reply = reply
             return (true, state.waker.take())
         }
         waker.map { $0.loop.connectionReady(fd: $0.fd) }
         return accepted
+    }
+
+    /// Adds header fields to the response the reply brings, when it comes (``Reply/addFields(_:)``).
+    func addFields(_ fields: [(name: String, value: String)]) {
+        state.withValue { $0.fields += fields }
     }
 
     /// Whether the reply is no longer wanted.

@@ -39,7 +39,8 @@ package struct Reply: Sendable {
         switch action {
         case .respond(let response): action = .respond(response.adding(fields))
         case .stream(let response, let stream): action = .stream(response.adding(fields), stream)
-        case .transport, .later: break
+        case .later(let pending): pending.addFields(fields)
+        case .transport: break
         }
     }
 

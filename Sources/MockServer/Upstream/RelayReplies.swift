@@ -16,7 +16,7 @@ package enum RelayReplies {
         // Behind the relay's own timeout: the relay answers first, with the reason.
         let pending = PendingReply(timeoutNanoseconds: upstream.timeoutNanoseconds + 5_000_000_000)
         let target = upstream.target
-        upstream.relay(request) { outcome in
+        upstream.relay(request, isWanted: { !pending.isCancelled }) { outcome in
             var final = note
             switch outcome {
             case .response(let response, let announced?):

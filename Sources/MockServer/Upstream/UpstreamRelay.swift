@@ -12,7 +12,10 @@ package protocol UpstreamRelay: Sendable {
 
     /// Forwards `request`; calls `completion` exactly once, from another thread, with the backend's response as
     /// a proxy relays it, or why there is none.
-    func relay(_ request: HTTPRequest, completion: @escaping @Sendable (RelayOutcome) -> Void)
+    /// - Parameter isWanted: Asked before the request goes out: `false` once its client has left, so a queue
+    ///   of abandoned requests does not hold up the others.
+    func relay(_ request: HTTPRequest, isWanted: @escaping @Sendable () -> Bool,
+               completion: @escaping @Sendable (RelayOutcome) -> Void)
 
     /// Writes what was recorded so far (`POST /__mock/record/flush`); `nil` when nothing is recorded.
     func flushRecording() -> RecordingFlush?
