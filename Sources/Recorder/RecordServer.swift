@@ -31,7 +31,7 @@ public final class RecordServer: Sendable {
         self.proxy = proxy
         let exposed = !AdminAccess.isLoopbackHost(configuration.host)
         adminToken = configuration.adminToken ?? (exposed ? MockServer.randomToken() : nil)
-        let access = AdminAccess(allowedHosts: [configuration.host] + configuration.allowedHosts, token: adminToken,
+        let access = AdminAccess(allowedHosts: MockServer.ownAddresses(configuration.host) + configuration.allowedHosts, token: adminToken,
                                  tokenFromLoopback: configuration.adminToken != nil)
         let responder = RecordResponder(proxy: proxy, access: access, log: AccessLog(format: configuration.logFormat))
         http = HTTPServer(configuration: .init(host: configuration.host, port: configuration.port,

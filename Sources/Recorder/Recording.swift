@@ -56,9 +56,14 @@ public final class Recording: Sendable {
     public func describe(_ outcome: Outcome) -> String {
         switch outcome {
         case .written(let summary, let count):
-            return "recording: wrote \(count) exchange\(count == 1 ? "" : "s") (\(summary.endpoints) endpoints, "
+            let written = count - summary.skipped.count
+            let skipped = summary.skipped.isEmpty ? ""
+                : "; \(summary.skipped.count) not written, which a contract cannot describe: "
+                    + summary.skipped.joined(separator: "; ")
+            return "recording: wrote \(written) exchange\(written == 1 ? "" : "s") (\(summary.endpoints) endpoints, "
                 + "\(summary.scenarios) scenarios, \(summary.contractFiles.count) contract and "
                 + "\(summary.fixtureFiles.count) fixture files) to \(writer.contractsDirectory) and \(writer.fixturesDirectory)"
+                + skipped
         case .failed(let reason, let count):
             return "recording: could not write to \(writer.contractsDirectory) and \(writer.fixturesDirectory): "
                 + "\(reason); the \(count) exchange\(count == 1 ? " is" : "s are") kept, flush again once fixed"

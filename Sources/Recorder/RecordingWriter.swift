@@ -30,8 +30,9 @@ public final class RecordingWriter: Sendable {
         public var headers: [String]
         public var keys: [String]
         /// The defaults plus `extraHeaders` (`--redact-header`) and `extraKeys` (`--redact-key`).
-        /// The defaults: the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`; the
-        /// keys `access_token`, `refresh_token`, `id_token`, `password`, `secret` and `api_key` (any case).
+        /// The defaults: the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`; any
+        /// JSON or form key naming a token, secret, password, API key, cookie or credential in any spelling
+        /// (``SecretRedactor``).
         public init(extraHeaders: [String] = [], extraKeys: [String] = []) {
             headers = extraHeaders
             keys = extraKeys

@@ -55,7 +55,8 @@ public final class UpstreamProxy: UpstreamRelay {
         let message = recording.describe(outcome)
         POSIX.writeLine("mock-server: " + message, toStandardError: true)
         switch outcome {
-        case .written(_, let count): return RecordingFlush(succeeded: true, message: message, exchanges: count)
+        case .written(let summary, let count):
+            return RecordingFlush(succeeded: true, message: message, exchanges: count - summary.skipped.count)
         case .failed(_, let count): return RecordingFlush(succeeded: false, message: message, exchanges: count)
         }
     }

@@ -46,6 +46,17 @@ struct RecordingTests {
         #expect(all == 3)
     }
 
+    @Test func flush_NamesWhatItCouldNotWrite_AndDoesNotCountIt() {
+        let recording = recording()
+        recording.add(exchange())
+        recording.add(RecordedExchange(method: "BREW", path: "/pot", query: nil, requestHeaders: [], requestBody: [],
+                                       status: 418, responseHeaders: [], responseBody: []))
+        let outcome = recording.flush()
+        let line = recording.describe(outcome)
+        #expect(line.hasPrefix("recording: wrote 1 exchange ("), "\(line)")
+        #expect(line.contains("1 not written, which a contract cannot describe: BREW /pot"), "\(line)")
+    }
+
     @Test func failedFlush_LosesNothing_AndTheNextOneWritesIt() throws {
         // A contracts "folder" that is a file: nothing can be written there until it is moved away.
         let blocked = folders.root + "/Blocked"

@@ -27,6 +27,11 @@ struct UpstreamResponseReaderTests {
         }
     }
 
+    @Test func reasonPhrase_LosesControlCharacters() throws {
+        let response = try #require(try read("HTTP/1.1 200 All\rGood\u{7F}\tnow\r\nContent-Length: 0\r\n\r\n"))
+        #expect(response.reason == "AllGood\tnow")
+    }
+
     @Test func body_IsReadToItsContentLength_WhateverFollows() throws {
         let response = try #require(try read("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-A: b\r\n\r\nhelloEXTRA", closing: false))
         #expect(response.status == 200 && response.reason == "OK")

@@ -9,6 +9,10 @@ struct UpstreamTargetTests {
         #expect(try UpstreamTarget(parsing: "http://h").requestTarget(path: "/x", query: nil as String?) == "/x")
     }
 
+    @Test func pathsWithEscapesAndSubDelimiters_AreKept() throws {
+        #expect(try UpstreamTarget(parsing: "http://h/caf%C3%A9/a:b@c;v=1,2").basePath == "/caf%C3%A9/a:b@c;v=1,2")
+    }
+
     @Test func hostField_NamesTheTarget_WithItsPortUnless80() throws {
         #expect(try UpstreamTarget(parsing: "http://h:8081").hostField == "h:8081")
         #expect(try UpstreamTarget(parsing: "http://h").hostField == "h")
@@ -21,6 +25,8 @@ struct UpstreamTargetTests {
         ("http://h/a?b=1", "no query or fragment"), ("http://h/#f", "no query or fragment"),
         ("http://h:99999", "is not a port"), ("http://u:p@h", "credentials"),
         ("https://api.example.com", "HTTPS targets are not supported yet"),
+        ("http://h/a b", "the path has ' '"), ("http://h/a%zz", "the path has '%'"), ("http://h/caf\u{E9}", "non-ASCII"),
+        ("http://h/a\"b", "the path has '\"'"),
     ])
     func unusableURL_IsRefused_WithTheReason(text: String, reason: String) {
         #expect(throws: UpstreamTarget.Problem.self) { try UpstreamTarget(parsing: text) }

@@ -291,7 +291,7 @@ public final class MockServer: Sendable {
     /// to all of them (`0.0.0.0`, `::`).
     public var networkAddresses: [String] { isExposed ? Self.ownAddresses(configuration.host) : [] }
 
-    private static func ownAddresses(_ host: String) -> [String] {
+    package static func ownAddresses(_ host: String) -> [String] {
         let name = AdminAccess.hostName(host) ?? host
         return ["0.0.0.0", "::"].contains(name) ? POSIX.interfaceAddresses() : [name]
     }

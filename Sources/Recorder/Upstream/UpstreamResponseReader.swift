@@ -119,7 +119,10 @@ struct UpstreamResponseReader {
               parts[1].count == 3, let status = Int(parts[1]), (100...599).contains(status) else {
             throw .badResponse("malformed status line \"\(line.prefix(80))\"")
         }
-        return (status, parts.count == 3 ? String(parts[2]) : "")
+        // A reason phrase is text for people (RFC 9112 §4): control characters (a bare CR) never reach the client.
+        let reason = parts.count == 3 ? String(parts[2].unicodeScalars.filter { $0 == "\t" || $0.value >= 0x20 && $0.value != 0x7F }
+            .map(Character.init)) : ""
+        return (status, reason)
     }
 
     private func bodyFraming(status: Int, fields: [UpstreamResponse.Field]) throws(UpstreamFailure) -> State {

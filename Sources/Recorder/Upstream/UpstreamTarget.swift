@@ -65,6 +65,10 @@ public struct UpstreamTarget: Sendable, Equatable {
             }
             port = parsed
         }
+        if let bad = Self.firstInvalidPathCharacter(path) {
+            throw Problem(description: "\(text): the path has '\(bad)', which a URL path cannot hold as is "
+                + "(percent-encode it, e.g. %20 for a space)")
+        }
         self.host = String(host)
         self.port = port
         var base = String(path)
@@ -78,6 +82,27 @@ public struct UpstreamTarget: Sendable, Equatable {
     public var hostField: String {
         let shown = host.contains(":") ? "[\(host)]" : host
         return port == 80 ? shown : "\(shown):\(port)"
+    }
+
+    /// The first character of `path` that RFC 3986 does not allow in a path (`pchar` and `/`), or a `%`
+    /// without two hex digits after it; `nil` when the path can be sent as it is.
+    static func firstInvalidPathCharacter(_ path: Substring) -> String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
+        let bytes = Array(path.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                let hex = bytes.dropFirst(index + 1).prefix(2)
+                guard hex.count == 2, hex.allSatisfy({ UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0
+                    || UInt8(ascii: "a")...UInt8(ascii: "f") ~= $0 | 0x20 }) else { return "%" }
+                index += 3
+                continue
+            }
+            guard allowed.contains(byte) else { return byte < 128 ? String(UnicodeScalar(byte)) : "non-ASCII text" }
+            index += 1
+        }
+        return nil
     }
 
     /// The request target sent upstream: the base path joined with the client's path and query
