@@ -95,6 +95,24 @@ struct ExecutableRecordTests {
         }
     }
 
+    @Test func recorderOnEveryInterface_LetsADeviceFlush_WithTheToken() async throws {
+        // A peer on the network: this machine's own interface address, which is not loopback.
+        guard let address = POSIX.interfaceAddresses().first(where: { !$0.contains(":") }) else { return }
+        try await offThePool {
+            let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", "http://127.0.0.1:9", "--log", "off",
+                                                                             "--host", "0.0.0.0", "--admin-token", "t0k"])
+            defer { _ = recorder.stop() }
+            func flush(_ token: String?) throws -> Int {
+                let client = try RawClient(port: recorder.port, host: address, timeout: 10)
+                client.send("POST /__mock/record/flush HTTP/1.1\r\nHost: \(address):\(recorder.port)\r\n"
+                    + (token.map { "X-Mock-Admin-Token: \($0)\r\n" } ?? "") + "Content-Length: 0\r\n\r\n")
+                return try client.readResponse().status
+            }
+            #expect(try flush(nil) == 401)
+            #expect(try flush("t0k") == 200)
+        }
+    }
+
     @Test func record_BodyOverTheLimit_PassesThroughIntact_ButIsNotRecorded() async throws {
         let large = String(repeating: "0123456789", count: 400)
         let backend = try CannedServer(response: "HTTP/1.1 200 OK\r\nContent-Length: \(large.utf8.count)\r\n\r\n" + large)
