@@ -9,13 +9,18 @@ import Testing
 struct BridgeTranslationTests {
     private static let target = BridgeTarget(parsing: "https://api.example.com:8443/v1/")
 
+    /// A request as HTTPCore's parser reads it from the bytes a client sends.
     private static func request(_ method: String, _ target: String, headers: [(String, String)] = [],
-                                body: String = "") -> HTTPRequest {
-        var fields = HTTPHeaders()
-        for (name, value) in headers { fields.append(name: name, value: value) }
-        let path = target.split(separator: "?", maxSplits: 1)
-        return HTTPRequest(method: method, target: target, path: path[0], query: path.count > 1 ? path[1] : nil,
-                           version: .http11, headers: fields, body: Array(body.utf8))
+                                body: String = "", sourceLocation: SourceLocation = #_sourceLocation) -> HTTPRequest {
+        var head = "\(method) \(target) HTTP/1.1\r\n"
+        if !headers.contains(where: { $0.0 == "Host" }) { head += "Host: 127.0.0.1\r\n" }
+        for (name, value) in headers where name != "Content-Length" { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty { head += "Content-Length: \(body.utf8.count)\r\n" }
+        guard case .request(let request, _) = HTTPRequestParser.parseAll(Array((head + "\r\n" + body).utf8)) else {
+            Issue.record("unparsable request", sourceLocation: sourceLocation)
+            return HTTPRequest.unreadable
+        }
+        return request
     }
 
     @Test func target_KeepsTheOriginAndBasePath_AndRefusesAnythingButHTTPS() {
