@@ -11,7 +11,7 @@ final class BridgeResponder: HTTPResponder {
     func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply {
         // The connection's safety net sits well behind URLSession's own (idle) timeout.
         let pending = PendingReply(timeoutNanoseconds: UInt64(session.timeout) * 3_000_000_000 + 60_000_000_000)
-        session.relay(request) { response in pending.complete(.respond(response)) }
+        session.relay(request) { reply in pending.complete(reply) }
         return Reply(.later(pending))
     }
 

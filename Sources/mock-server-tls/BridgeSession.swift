@@ -11,7 +11,8 @@ import HTTPCore
 // @unchecked Sendable: `session` is set once in init; the exchanges in flight are behind a lock.
 final class BridgeSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Exchange {
-        var completion: @Sendable (HTTPResponse) -> Void
+        var method: String
+        var completion: @Sendable (Reply) -> Void
         var response: HTTPURLResponse?
         var body = Data()
     }
@@ -36,30 +37,36 @@ final class BridgeSession: NSObject, URLSessionDataDelegate, @unchecked Sendable
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
-    /// Relays `request`; `completion` gets the response to give the client, or a 502 carrying
+    /// Relays `request`; `completion` gets the reply to give the client, or a 502 carrying
     /// ``BridgeFailure/field`` with the reason.
-    func relay(_ request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+    func relay(_ request: HTTPRequest, completion: @escaping @Sendable (Reply) -> Void) {
         let urlRequest: URLRequest
         do {
             urlRequest = try BridgeTranslation.urlRequest(for: request, target: target, timeout: timeout)
         } catch {
-            return completion(Self.failure(error.reason))
+            return completion(.respond(Self.failure(error.reason)))
         }
-        guard let session else { return completion(Self.failure("TLS bridge: no session")) }
+        guard let session else { return completion(.respond(Self.failure("TLS bridge: no session"))) }
         let task = session.dataTask(with: urlRequest)
-        exchanges.withValue { $0[task.taskIdentifier] = Exchange(completion: completion) }
+        exchanges.withValue { $0[task.taskIdentifier] = Exchange(method: request.method, completion: completion) }
         task.resume()
     }
 
-    /// The reply for a finished exchange.
-    private func reply(_ exchange: Exchange, error: (any Error)?) -> HTTPResponse {
+    /// The reply for a finished exchange. For HEAD, the head announces the length the target announced, with
+    /// no body (the server would otherwise announce the empty body it has).
+    private func reply(_ exchange: Exchange, error: (any Error)?) -> Reply {
         if let response = exchange.response, error == nil {
-            let fields = BridgeTranslation.responseFields(BridgeTranslation.fields(of: response))
-            return HTTPResponse(status: HTTPStatus(response.statusCode), headers: fields, body: Array(exchange.body))
+            let received = BridgeTranslation.fields(of: response)
+            let relayed = HTTPResponse(status: HTTPStatus(response.statusCode),
+                                       headers: BridgeTranslation.responseFields(received), body: Array(exchange.body))
+            if exchange.method == "HEAD", let length = BridgeTranslation.announcedLength(received) {
+                return Reply(.transport(.truncate(relayed, announcedLength: length)))
+            }
+            return .respond(relayed)
         } else if let error = error as? URLError {
-            return Self.failure(BridgeTranslation.reason(for: error, timeout: timeout))
+            return .respond(Self.failure(BridgeTranslation.reason(for: error, timeout: timeout)))
         } else {
-            return Self.failure("TLS bridge: \(error.map { "\($0)" } ?? "no response")")
+            return .respond(Self.failure("TLS bridge: \(error.map { "\($0)" } ?? "no response")"))
         }
     }
 

@@ -62,6 +62,15 @@ enum BridgeTranslation {
         return endToEnd(fields, alsoDropping: extra).sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
+    /// The body length the target announced (for HEAD), unless a coding curl decodes makes it meaningless.
+    static func announcedLength(_ fields: [(name: String, value: String)]) -> Int? {
+        let coded = fields.contains {
+            $0.name.lowercased() == "content-encoding" && decodedCodings.contains($0.value.trimmingSpaces().lowercased())
+        }
+        guard !coded else { return nil }
+        return fields.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.trimmingSpaces()) }
+    }
+
     /// The fields of an `HTTPURLResponse` as name–value pairs.
     static func fields(of response: HTTPURLResponse) -> [(name: String, value: String)] {
         response.allHeaderFields.compactMap { key, value in

@@ -135,6 +135,15 @@ expect "POST: method, body and the client's own Cookie passed on" \
 fetch "$PROXY/headers" -X DELETE -H 'Content-Type: application/json' --data '{"gone":true}' >/dev/null
 expect "DELETE with a body: the body is sent" "$(field '(d["method"], d["body"])')" "('DELETE', '{\"gone\":true}')"
 
+expect "HEAD /items: status" "$(fetch "$PROXY/items" -I)" 200
+expect "HEAD /items: the backend's Content-Length" \
+    "$(sed -n 's/^[Cc]ontent-[Ll]ength: *\([0-9]*\).*/\1/p' "$WORK/head")" "$(direct /items | wc -c | tr -d ' ')"
+# URLSession on Linux hangs on a Basic challenge (swift-corelibs-foundation #5456): the bridge cancels it, so the
+# client gets a prompt 502 saying why instead of the 401.
+expect "401 with a Basic challenge: a prompt 502" "$(fetch "$PROXY/basic" --max-time 10)" 502
+grep -q 'authentication' "$WORK/body" || fail "Basic challenge: the 502 does not say why: $(cat "$WORK/body")"
+echo "ok: Basic challenge: $(field 'd.get("upstreamError")')"
+
 expect "untrusted certificate: 502" "$(fetch "$REFUSED/items")" 502
 grep -q 'TLS: certificate not trusted' "$WORK/body" || fail "untrusted certificate: the 502 does not say so: $(cat "$WORK/body")"
 echo "ok: untrusted certificate: $(field 'd.get("upstreamError")')"

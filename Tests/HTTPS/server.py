@@ -1,6 +1,6 @@
 """A small HTTPS backend for Tests/HTTPS/run.sh: 127.0.0.1, a port the system picks (printed on the first
 line), the certificate and key given as arguments. Paths: /items (200 JSON, sets a cookie), /missing (404 JSON),
-/old (302 to /items), /headers (200 JSON echoing the request's header fields and body)."""
+/old (302 to /items), /basic (401 with a Basic challenge), /headers (200 JSON echoing the request's header fields and body)."""
 import http.server
 import json
 import ssl
@@ -34,6 +34,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_json(404, {"error": "not found"})
         elif self.path == "/old":
             self.send_json(302, {"moved": "/items"}, [("Location", "/items")])
+        elif self.path == "/basic":
+            self.send_json(401, {"error": "login"}, [("WWW-Authenticate", 'Basic realm="test"')])
         elif self.path.startswith("/headers"):
             fields = {name.lower(): value for name, value in self.headers.items()}
             self.send_json(200, {"method": self.command, "path": self.path, "headers": fields, "body": body})

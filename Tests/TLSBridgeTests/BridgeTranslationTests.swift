@@ -81,6 +81,12 @@ struct BridgeTranslationTests {
         #expect(fields.map(\.name) == ["Content-Encoding"])
     }
 
+    @Test func announcedLength_IsTheTargets_UnlessCurlDecodedACoding() {
+        #expect(BridgeTranslation.announcedLength([("Content-Length", " 42 ")]) == 42)
+        #expect(BridgeTranslation.announcedLength([("Content-Length", "42"), ("Content-Encoding", "gzip")]) == nil)
+        #expect(BridgeTranslation.announcedLength([("Content-Type", "text/plain")]) == nil)
+    }
+
     @Test(arguments: [
         (URLError.Code.serverCertificateUntrusted, "TLS: certificate not trusted"),
         (.serverCertificateHasUnknownRoot, "TLS: certificate not trusted"),
