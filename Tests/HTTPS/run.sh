@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `mock-server record --target https://…` end to end: makes a throwaway CA and a server certificate with openssl,
+# `mock-server record --target https://…` (and `--proxy https://…`) end to end: makes a throwaway CA and a server certificate with openssl,
 # trusts the CA in the system store (FoundationNetworking's libcurl reads Debian's fixed bundle, so there is no
 # other way to make it trust a test certificate), starts two HTTPS backends with Python's http.server + ssl (one
 # with that certificate, one with a certificate from a CA nobody trusts) and checks with curl what mock-server
@@ -97,6 +97,8 @@ start recorder "$LISTEN" "$BIN/mock-server" record --target "https://localhost:$
     --contracts "$WORK/Recorded/Contracts" --fixtures "$WORK/Recorded/Fixtures"
 RECORDER=$LAST
 PROXY=http://127.0.0.1:$PORT
+start proxying "$LISTEN" "$BIN/mock-server" --proxy "https://localhost:$BACKEND" --port 0 --log off
+PROXYING=http://127.0.0.1:$PORT
 start refusing "$LISTEN" "$BIN/mock-server" record --target "https://localhost:$UNTRUSTED" --port 0 --log off \
     --contracts "$WORK/Other/Contracts" --fixtures "$WORK/Other/Fixtures"
 REFUSING=$LAST
@@ -138,6 +140,10 @@ expect "DELETE with a body: the body is sent" "$(field '(d["method"], d["body"])
 expect "HEAD /items: status" "$(fetch "$PROXY/items" -I)" 200
 expect "HEAD /items: the backend's Content-Length" \
     "$(sed -n 's/^[Cc]ontent-[Ll]ength: *\([0-9]*\).*/\1/p' "$WORK/head")" "$(direct /items | wc -c | tr -d ' ')"
+# Serving the bundled contracts with --proxy: what no endpoint serves goes through the bridge too.
+expect "--proxy: an unmocked path is relayed" "$(fetch "$PROXYING/old")" 302
+expect "--proxy: its body" "$(cat "$WORK/body")" '{"moved": "/items"}'
+
 # URLSession on Linux hangs on a Basic challenge (swift-corelibs-foundation #5456): the bridge cancels it, so the
 # client gets a prompt 502 saying why instead of the 401.
 expect "401 with a Basic challenge: a prompt 502" "$(fetch "$PROXY/basic" --max-time 10)" 502
