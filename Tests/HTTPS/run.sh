@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `mock-server record --target https://…` (and `--proxy https://…`) end to end: makes a throwaway CA and a server certificate with openssl,
-# trusts the CA in the system store (FoundationNetworking's libcurl reads Debian's fixed bundle, so there is no
+# `mock-server record --target https://…` (and `--proxy https://…`) end to end: makes a throwaway CA and a
+# server certificate with openssl, trusts the CA in the system store (FoundationNetworking's libcurl reads Debian's fixed bundle, so there is no
 # other way to make it trust a test certificate), starts two HTTPS backends with Python's http.server + ssl (one
 # with that certificate, one with a certificate from a CA nobody trusts) and checks with curl what mock-server
 # relays through its TLS bridge (mock-server-tls): statuses and bodies unchanged, a 302 relayed and not followed,
