@@ -49,8 +49,8 @@ public final class UpstreamProxy: UpstreamRelay {
             case .success(let response) where bridge != nil && Self.bridgeFailure(response) != nil:
                 completion(.failure(Self.bridgeFailure(response) ?? ""))
             case .failure(let failure) where bridge?.exit != nil:
-                completion(.failure("the TLS bridge \(TLSBridge.executableName) \(bridge?.exit ?? "ended") (\(failure)); "
-                    + "restart mock-server"))
+                let exit = bridge?.exit ?? "ended"
+                completion(.failure("the TLS bridge \(TLSBridge.executableName) \(exit) (\(failure)); restart mock-server"))
             case .success(let response):
                 if let recording, let skipped = recording.add(Self.exchange(request, response)) {
                     POSIX.writeLine("mock-server: " + skipped, toStandardError: true)

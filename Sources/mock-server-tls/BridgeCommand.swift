@@ -17,13 +17,17 @@ enum BridgeCommand {
             guard let value = arguments.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
             switch flag {
             case "--target":
-                guard let parsed = BridgeTarget(parsing: value) else { fail("--target: \(value) is not https://host[:port][/base]") }
+                guard let parsed = BridgeTarget(parsing: value) else {
+                    fail("--target: \(value) is not https://host[:port][/base]")
+                }
                 target = parsed
             case "--port":
                 guard let parsed = UInt16(value) else { fail("--port: '\(value)' is not a port") }
                 port = parsed
             case "--timeout":
-                guard let parsed = Double(value), parsed > 0 else { fail("--timeout: '\(value)' is not a number of seconds") }
+                guard let parsed = Double(value), parsed > 0 else {
+                    fail("--timeout: '\(value)' is not a number of seconds")
+                }
                 timeout = Int(parsed.rounded(.up))
             default:
                 fail("unknown option \(flag)\n\(usage)")

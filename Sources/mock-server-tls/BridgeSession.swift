@@ -104,9 +104,14 @@ final class BridgeSession: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     /// A password challenge (401 with `WWW-Authenticate: Basic` or `Digest`) is cancelled: URLSession on Linux
     /// hangs on it otherwise (swift-corelibs-foundation #5456). Others (server trust on Darwin) are handled as usual.
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        let passwords = [NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest]
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let passwords = [NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic,
+                         NSURLAuthenticationMethodHTTPDigest]
         if passwords.contains(challenge.protectionSpace.authenticationMethod) {
             completionHandler(.cancelAuthenticationChallenge, nil)
         } else {

@@ -25,7 +25,9 @@ enum BridgeTranslation {
     /// `Content-Length`, `Expect`), `Accept-Encoding: identity` unless the client set one, and the body.
     static func urlRequest(for request: HTTPRequest, target: BridgeTarget, timeout: Int) throws(Refusal) -> URLRequest {
         let text = target.url(for: request.target)
-        guard let url = URL(string: text) else { throw Refusal(reason: "TLS bridge: \(text) is not a URL URLSession takes") }
+        guard let url = URL(string: text) else {
+            throw Refusal(reason: "TLS bridge: \(text) is not a URL URLSession takes")
+        }
         if request.method == "GET" && !request.body.isEmpty {
             throw Refusal(reason: "TLS bridge: URLSession cannot send a body with GET")
         }
@@ -55,20 +57,23 @@ enum BridgeTranslation {
     /// The response fields relayed to the client, sorted by name (URLSession keeps no order): hop-by-hop fields
     /// and `Content-Length` dropped (the server frames the body), and `Content-Encoding` too when curl decoded it.
     static func responseFields(_ fields: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        let decoded = fields.contains {
-            $0.name.lowercased() == "content-encoding" && decodedCodings.contains($0.value.trimmingSpaces().lowercased())
-        }
+        let decoded = isDecoded(fields)
         let extra: Set<String> = decoded ? ["content-length", "content-encoding", "date"] : ["content-length", "date"]
         return endToEnd(fields, alsoDropping: extra).sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
     /// The body length the target announced (for HEAD), unless a coding curl decodes makes it meaningless.
     static func announcedLength(_ fields: [(name: String, value: String)]) -> Int? {
-        let coded = fields.contains {
-            $0.name.lowercased() == "content-encoding" && decodedCodings.contains($0.value.trimmingSpaces().lowercased())
-        }
-        guard !coded else { return nil }
+        guard !isDecoded(fields) else { return nil }
         return fields.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.trimmingSpaces()) }
+    }
+
+    /// Whether the body had a coding curl decodes, so it arrived decoded.
+    static func isDecoded(_ fields: [(name: String, value: String)]) -> Bool {
+        fields.contains {
+            $0.name.lowercased() == "content-encoding"
+                && decodedCodings.contains($0.value.trimmingSpaces().lowercased())
+        }
     }
 
     /// The fields of an `HTTPURLResponse` as name–value pairs.

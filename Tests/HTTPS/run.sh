@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # `mock-server record --target https://…` (and `--proxy https://…`) end to end: makes a throwaway CA and a
-# server certificate with openssl, trusts the CA in the system store (FoundationNetworking's libcurl reads Debian's fixed bundle, so there is no
-# other way to make it trust a test certificate), starts two HTTPS backends with Python's http.server + ssl (one
-# with that certificate, one with a certificate from a CA nobody trusts) and checks with curl what mock-server
-# relays through its TLS bridge (mock-server-tls): statuses and bodies unchanged, a 302 relayed and not followed,
-# a Set-Cookie not replayed, request fields and bodies passed as sent, the recording written at SIGTERM
-# validates, an untrusted certificate and a dead bridge give 502s that say so. The CA is removed again at exit.
+# server certificate with openssl, trusts the CA in the system store (FoundationNetworking's libcurl reads
+# Debian's fixed bundle, so there is no other way to make it trust a test certificate), starts two HTTPS
+# backends with Python's http.server + ssl (one with that certificate, one with a certificate from a CA nobody
+# trusts) and checks with curl what mock-server relays through its TLS bridge (mock-server-tls): statuses and
+# bodies unchanged, a 302 relayed and not followed, a Set-Cookie not replayed, request fields and bodies passed
+# as sent, HEAD's length, the recording written at SIGTERM validates; a Basic challenge, an untrusted
+# certificate and a dead bridge give 502s that say so. The CA is removed again at exit.
 # Changes the system trust store, so it runs only with CI=true (as root, or with sudo); otherwise it says how
 # to run it and exits 0 with a "skipped" line.
 # Environment: SWIFT_BUILD_FLAGS (default -Xswiftc -warnings-as-errors, the flags .ci/run builds with).

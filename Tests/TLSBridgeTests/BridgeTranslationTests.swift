@@ -61,8 +61,9 @@ struct BridgeTranslationTests {
 
     @Test func urlRequest_IsRefused_WhenAGetHasABody() {
         #expect(throws: BridgeTranslation.Refusal.self) {
-            try BridgeTranslation.urlRequest(for: Self.request("GET", "/x", body: "b"), target: try #require(Self.target),
-                                             timeout: 5)
+            let target = try #require(Self.target)
+            let request = Self.request("GET", "/x", body: "b")
+            return try BridgeTranslation.urlRequest(for: request, target: target, timeout: 5)
         }
     }
 
@@ -117,7 +118,8 @@ struct BridgeTranslationTests {
     }
 
     @Test func reason_IsNotTLS_ForAConnectionReset() {
-        let error = URLError(.networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: "Recv failure: Connection reset by peer"])
+        let message = "Recv failure: Connection reset by peer"
+        let error = URLError(.networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: message])
         #expect(BridgeTranslation.reason(for: error, timeout: 5).hasPrefix("connection reset"))
     }
 }

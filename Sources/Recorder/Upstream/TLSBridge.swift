@@ -31,7 +31,11 @@ public final class TLSBridge: Sendable {
     ///   - timeout: Seconds the bridge's URLSession waits for the target (whole seconds, at least 1).
     ///   - directory: Where the helper is; by default the running executable's folder.
     /// - Throws: ``StartError`` naming the path when the helper is missing, cannot start or prints no port.
-    public static func start(target: UpstreamTarget, timeout: Double, directory: String? = nil) throws(StartError) -> TLSBridge {
+    public static func start(
+        target: UpstreamTarget,
+        timeout: Double,
+        directory: String? = nil
+    ) throws(StartError) -> TLSBridge {
         guard let folder = directory ?? POSIX.executablePath().map(Self.folder(of:)) else {
             throw StartError(description: "cannot find the running executable, so not \(executableName) beside it")
         }
@@ -49,7 +53,8 @@ public final class TLSBridge: Sendable {
             throw StartError(description: "cannot start the TLS bridge \(path): \(error)")
         }
         let deadline = POSIX.monotonicNanoseconds() + 10_000_000_000
-        guard let line = POSIX.readFirstLine(of: child, deadline: deadline), let port = UInt16(line.trimmingSpaces()) else {
+        guard let line = POSIX.readFirstLine(of: child, deadline: deadline),
+              let port = UInt16(line.trimmingSpaces()) else {
             POSIX.terminate(child)
             throw StartError(description: "the TLS bridge \(path) did not print its port (see its message above)")
         }
