@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .executable(name: "mock-server", targets: ["mock-server"]),
+        .executable(name: "mock-server-tls", targets: ["mock-server-tls"]),
         // For test targets: answers from the contracts in-process. Carries the mock server; keep it out of apps.
         .library(name: "ContractDispatcher", targets: ["ContractDispatcher"]),
     ],
@@ -35,8 +36,13 @@ let package = Package(
         .target(name: "OpenAPI", dependencies: ["ContractModel"], swiftSettings: strict),
         // Record and proxy: the upstream client and the writer that turns exchanges into contracts.
         .target(name: "Recorder", dependencies: ["MockServer", "HTTPCore", "ContractModel"], swiftSettings: strict),
-        .executableTarget(name: "mock-server", dependencies: ["MockServer", "HTTPCore", "ContractModel", "OpenAPI", "Recorder"],
+        // "mock-server-tls" is listed so that building mock-server builds it too, into the same folder; it is a
+        // separate process, and mock-server links none of it (nor FoundationNetworking).
+        .executableTarget(name: "mock-server", dependencies: ["MockServer", "HTTPCore", "ContractModel", "OpenAPI", "Recorder",
+                                                              "mock-server-tls"],
                           swiftSettings: strict),
+        // The HTTP→HTTPS bridge for https:// targets: HTTPCore's server in front of the toolchain's URLSession.
+        .executableTarget(name: "mock-server-tls", dependencies: ["HTTPCore"], swiftSettings: strict),
 
         .target(name: "TestSupport", dependencies: ["HTTPCore"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking"], swiftSettings: strict),
@@ -45,6 +51,7 @@ let package = Package(
                     exclude: ["YAMLSuite", "OpenAPIExamples"], swiftSettings: strict),
         .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI", "ContractModel", "TestSupport"],
                     exclude: ["OpenAPIDocuments"], swiftSettings: strict),
+        .testTarget(name: "TLSBridgeTests", dependencies: ["mock-server-tls", "HTTPCore"], swiftSettings: strict),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "MockServer", "HTTPCore", "ContractModel", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(

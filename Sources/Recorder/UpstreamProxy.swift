@@ -3,22 +3,31 @@ import MockServer
 
 /// The reverse proxy to one backend: relays requests on a small pool of threads of its own, returns the
 /// backend's responses as a proxy should (hop-by-hop fields removed, `Via` added), and records each exchange
-/// when given a ``Recording``. Serves `mock-server record` and `mock-server --proxy`.
+/// when given a ``Recording``. Serves `mock-server record` and `mock-server --proxy`. An `https://` target is
+/// reached through a ``TLSBridge``.
 public final class UpstreamProxy: UpstreamRelay {
     public let upstream: UpstreamTarget
     /// Seconds to connect, and between two reads of the response (`--upstream-timeout`).
     public let timeout: Double
     public let recording: Recording?
+    /// The helper that speaks TLS for an `https://` target; stopped with the proxy.
+    public let bridge: TLSBridge?
     private let client: UpstreamClient
     private let pool: UpstreamPool
 
     /// - Parameters:
     ///   - threads: Requests relayed at once; more wait in a queue of `queueLimit`, beyond which they get a 502.
-    public init(target: UpstreamTarget, timeout: Double, recording: Recording?, threads: Int = 8, queueLimit: Int = 512) {
+    ///   - bridge: The started ``TLSBridge`` for an `https://` target (without one, such a target answers 502).
+    public init(target: UpstreamTarget, timeout: Double, recording: Recording?, threads: Int = 8, queueLimit: Int = 512,
+                bridge: TLSBridge? = nil) {
         upstream = target
         self.timeout = timeout
         self.recording = recording
-        client = UpstreamClient(target: target, timeout: timeout)
+        self.bridge = bridge
+        // The bridge answers only once it has the whole response, which URLSession reads with an idle timeout
+        // of its own: waiting on it needs more room than waiting on the target directly.
+        client = bridge.map { UpstreamClient(host: "127.0.0.1", port: $0.port, timeout: timeout * 3 + 5) }
+            ?? UpstreamClient(host: target.host, port: target.port, timeout: timeout)
         pool = UpstreamPool(threads: threads, queueLimit: queueLimit)
     }
 
@@ -27,16 +36,24 @@ public final class UpstreamProxy: UpstreamRelay {
     package var timeoutNanoseconds: UInt64 {
         // Connect, send and read each get the timeout; a response that keeps trickling in is not cut off
         // by the connection's safety net before a minute more.
-        UInt64(max(0.001, timeout) * 3_000_000_000) + 60_000_000_000
+        UInt64(max(0.001, client.timeout) * 3_000_000_000) + 60_000_000_000
     }
 
     package func relay(_ request: HTTPRequest, isWanted: @escaping @Sendable () -> Bool,
                        completion: @escaping @Sendable (RelayOutcome) -> Void) {
+        if upstream.isSecure && bridge == nil {
+            return completion(.failure("an https:// target needs the TLS bridge (\(TLSBridge.executableName))"))
+        }
         let bytes = UpstreamRequest.bytes(for: request, target: upstream, recording: recording != nil)
-        let accepted = pool.submit { [client, recording] in
+        let accepted = pool.submit { [client, recording, bridge] in
             // Its client left while it waited in the queue: nobody would read the answer.
             guard isWanted() else { return }
             switch client.exchange(bytes, method: request.method) {
+            case .success(let response) where bridge != nil && Self.bridgeFailure(response) != nil:
+                completion(.failure(Self.bridgeFailure(response) ?? ""))
+            case .failure(let failure) where bridge?.exit != nil:
+                let exit = bridge?.exit ?? "ended"
+                completion(.failure("the TLS bridge \(TLSBridge.executableName) \(exit) (\(failure)); restart mock-server"))
             case .success(let response):
                 if let recording, let skipped = recording.add(Self.exchange(request, response)) {
                     POSIX.writeLine("mock-server: " + skipped, toStandardError: true)
@@ -61,8 +78,11 @@ public final class UpstreamProxy: UpstreamRelay {
         }
     }
 
-    /// Stops the relay threads once their current request is done.
-    public func stop() { pool.stop() }
+    /// Stops the relay threads once their current request is done, and the TLS bridge.
+    public func stop() {
+        pool.stop()
+        bridge?.stop()
+    }
 
     // MARK: - Relaying
 
@@ -76,6 +96,12 @@ public final class UpstreamProxy: UpstreamRelay {
         return HTTPResponse(status: status,
                             headers: HopByHop.endToEnd(fields, alsoDropping: replaced) + [HopByHop.via(after: fields)],
                             body: response.body)
+    }
+
+    /// The reason the TLS bridge gives when it got no response from the target.
+    static func bridgeFailure(_ response: UpstreamResponse) -> String? {
+        guard response.status == 502 else { return nil }
+        return response.fields.first { HTTPHeaders.equal($0.name, BridgeFailure.field) }?.value
     }
 
     /// For HEAD, the body length the backend announced (the server otherwise announces the empty body it has).

@@ -90,7 +90,7 @@ enum MockServerCommand {
         let recording = options.recording.record
             ? options.recording.recording(extraHeaders: configuration.redactedHeaders) : nil
         let proxy = options.recording.target.map {
-            UpstreamProxy(target: $0, timeout: options.recording.upstreamTimeout, recording: recording)
+            RecordCommand.makeProxy(target: $0, options: options.recording, recording: recording)
         }
         configuration.upstream = proxy
         // Before any thread starts: every thread inherits the blocked set, and a signal that arrives

@@ -9,7 +9,7 @@ enum RecordCommand {
         guard let target = options.recording.target else { MockServerCommand.fail("record needs --target <url>", code: 2) }
         POSIX.blockSignals(POSIX.Signal.allCases)
         let recording = options.recording.recording(extraHeaders: options.configuration.redactedHeaders)
-        let proxy = UpstreamProxy(target: target, timeout: options.recording.upstreamTimeout, recording: recording)
+        let proxy = makeProxy(target: target, options: options.recording, recording: recording)
         var configuration = RecordServer.Configuration()
         configuration.host = options.configuration.host
         configuration.port = options.configuration.port
@@ -24,7 +24,7 @@ enum RecordCommand {
         let signalThread: POSIX.ThreadHandle
         do {
             signalThread = try POSIX.startThread(stackSize: 256 * 1024) {
-                MockServerCommand.handleSignals(output: output, stop: { server.stop() },
+                MockServerCommand.handleSignals(output: output, stop: { server.stop(); proxy.bridge?.stop() },
                                                 flush: { finalFlush(proxy, recording: recording) }, reload: {
                     MockServerCommand.emit("SIGHUP ignored: record has no contracts to reload", toStandardError: true)
                 })
@@ -44,6 +44,19 @@ enum RecordCommand {
         }
         output.note(banner(target: target, recording: recording, options: options.recording))
         signalThread.join()
+    }
+
+    /// The proxy to `target`; for an `https://` target, with its TLS bridge started (exit 1 when it cannot start).
+    static func makeProxy(target: UpstreamTarget, options: RecordOptions, recording: Recording?) -> UpstreamProxy {
+        var bridge: TLSBridge?
+        if target.isSecure {
+            do {
+                bridge = try TLSBridge.start(target: target, timeout: options.upstreamTimeout)
+            } catch {
+                MockServerCommand.fail(error.description, code: 1)
+            }
+        }
+        return UpstreamProxy(target: target, timeout: options.upstreamTimeout, recording: recording, bridge: bridge)
     }
 
     /// What is relayed where, and where and when the recording is written.

@@ -153,12 +153,12 @@ struct ExecutableRecordTests {
     }
 
     @Test(arguments: [
-        (["record", "--target", "ftp://x"], "is not an http:// URL"),
+        (["record", "--target", "ftp://x"], "is not an http:// or https:// URL"),
         (["record", "--target", "http://"], "has no host"),
-        (["record", "--target", "https://api.example.com"], "HTTPS targets are not supported yet"),
+        (["record", "--target", "https://u:p@api.example.com"], "credentials in the URL are not supported"),
         (["record", "--target", "http://h/a?b=c"], "no query or fragment"),
         (["record"], "record needs --target"),
-        (["--proxy", "ftp://x"], "is not an http:// URL"),
+        (["--proxy", "ftp://x"], "is not an http:// or https:// URL"),
         (["--record"], "--record needs --proxy"),
         (["--target", "http://h"], "--target belongs to `mock-server record`"),
     ])

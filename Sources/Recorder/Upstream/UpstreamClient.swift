@@ -4,13 +4,15 @@ import HTTPCore
 /// loop): resolve, connect, write, read, each bounded by the timeout. A fresh connection per request keeps it
 /// simple and leaves nothing open between requests.
 struct UpstreamClient: Sendable {
-    let target: UpstreamTarget
+    /// Where to connect: the target, or the TLS bridge on loopback.
+    let host: String
+    let port: UInt16
     /// Seconds allowed to connect, and between any two reads of the response.
     let timeout: Double
 
     func exchange(_ bytes: [UInt8], method: String) -> Result<UpstreamResponse, UpstreamFailure> {
         let addresses: [SocketAddress]
-        switch POSIX.resolve(host: target.host, port: target.port) {
+        switch POSIX.resolve(host: host, port: port) {
         case .success(let found): addresses = found
         case .failure(let error): return .failure(Self.failure(error, timeout: timeout))
         }

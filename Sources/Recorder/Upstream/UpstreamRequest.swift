@@ -2,7 +2,8 @@ import HTTPCore
 
 /// The bytes a proxy sends the target for a client's request: the target's base path joined with the
 /// request's, end-to-end header fields as received, `Host` naming the target, `Via` with this hop, the body
-/// framed by `Content-Length`, and `Connection: close` (one connection per request).
+/// framed by `Content-Length`, and `Connection: close` (one connection per request). For an `https://` target
+/// the bytes go to the TLS bridge, which joins the base path itself.
 enum UpstreamRequest {
     /// Fields the proxy sets itself, besides the hop-by-hop ones.
     private static let replaced: Set<String> = ["host", "content-length", "expect", "via"]
@@ -11,7 +12,10 @@ enum UpstreamRequest {
     ///   accepts; URLSession always offers gzip): a compressed body could not be searched for secrets.
     static func bytes(for request: HTTPRequest, target: UpstreamTarget, recording: Bool = false) -> [UInt8] {
         let fields = request.headers.fields
-        var head = "\(request.method) \(target.requestTarget(path: request.path, query: request.query)) HTTP/1.1\r\n"
+        let path = target.isSecure
+            ? String(request.path) + (request.query.map { "?" + $0 } ?? "")
+            : target.requestTarget(path: request.path, query: request.query)
+        var head = "\(request.method) \(path) HTTP/1.1\r\n"
         head += "Host: \(target.hostField)\r\n"
         for field in HopByHop.endToEnd(fields, alsoDropping: recording ? replaced.union(["accept-encoding"]) : replaced) {
             head += "\(field.name): \(field.value)\r\n"

@@ -1,11 +1,14 @@
-/// The backend a proxy forwards to, from a base URL such as `http://127.0.0.1:9000/api`: checked at start, so a
-/// typo is a usage error rather than a 502 on every request.
+/// The backend a proxy forwards to, from a base URL such as `http://127.0.0.1:9000/api` or
+/// `https://api.example.com/v1`: checked at start, so a typo is a usage error rather than a 502 on every request.
+/// An `https://` target is reached through the TLS bridge (``TLSBridge``), a helper process beside the executable.
 public struct UpstreamTarget: Sendable, Equatable {
     /// Why a base URL cannot be a target.
     public struct Problem: Error, Equatable, CustomStringConvertible {
         public let description: String
     }
 
+    /// Whether the target is `https://`: relayed through the TLS bridge.
+    public let isSecure: Bool
     /// `http://host:port/base` as given, without a trailing `/`: what messages name.
     public let url: String
     /// The host as the URL writes it (an IPv6 address without its brackets).
@@ -14,20 +17,17 @@ public struct UpstreamTarget: Sendable, Equatable {
     /// The path every request path is appended to: `""` or `/api`, never ending in `/`.
     public let basePath: String
 
-    /// - Throws: ``Problem`` when the URL is not `http://host[:port][/path]`: another scheme, no host, a
-    ///   bad port, a query, a fragment, credentials; `https://` with a way around.
+    /// - Throws: ``Problem`` when the URL is not `http[s]://host[:port][/path]`: another scheme, no host, a
+    ///   bad port, a query, a fragment, credentials.
     public init(parsing text: String) throws(Problem) {
         let lower = text.lowercased()
-        if lower.hasPrefix("https://") {
-            throw Problem(description: "\(text): HTTPS targets are not supported yet. Point it at an http:// "
-                + "endpoint of the backend (a staging or local instance), or run a local TLS-terminating proxy "
-                + "that forwards to the HTTPS backend (for example `socat TCP-LISTEN:9000,fork,reuseaddr "
-                + "OPENSSL:api.example.com:443` or an nginx `proxy_pass https://…`) and target http://127.0.0.1:9000")
+        isSecure = lower.hasPrefix("https://")
+        guard isSecure || lower.hasPrefix("http://") else {
+            throw Problem(description: "\(text) is not an http:// or https:// URL (for example http://127.0.0.1:9000 "
+                + "or https://host/api)")
         }
-        guard lower.hasPrefix("http://") else {
-            throw Problem(description: "\(text) is not an http:// URL (for example http://127.0.0.1:9000 or http://host/api)")
-        }
-        let rest = text.dropFirst("http://".count)
+        let scheme = isSecure ? "https://" : "http://"
+        let rest = text.dropFirst(scheme.count)
         guard !rest.contains("?"), !rest.contains("#") else {
             throw Problem(description: "\(text): a target has no query or fragment; requests bring their own")
         }
@@ -58,7 +58,7 @@ public struct UpstreamTarget: Sendable, Equatable {
         guard host.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             throw Problem(description: "\(text): the host has spaces or characters outside ASCII")
         }
-        var port: UInt16 = 80
+        var port: UInt16 = isSecure ? 443 : 80
         if let portText {
             guard let parsed = UInt16(portText), parsed > 0 else {
                 throw Problem(description: "\(text): '\(portText)' is not a port 1...65535")
@@ -75,13 +75,14 @@ public struct UpstreamTarget: Sendable, Equatable {
         while base.hasSuffix("/") { base.removeLast() }
         basePath = base
         let shownHost = host.contains(":") ? "[\(host)]" : String(host)
-        url = "http://" + shownHost + (portText == nil ? "" : ":\(port)") + base
+        url = scheme + shownHost + (portText == nil ? "" : ":\(port)") + base
     }
 
-    /// The `Host` field the target expects: `host` or `host:port` (port 80 left out), IPv6 in brackets.
+    /// The `Host` field the target expects: `host` or `host:port` (the scheme's default port left out), IPv6 in
+    /// brackets.
     public var hostField: String {
         let shown = host.contains(":") ? "[\(host)]" : host
-        return port == 80 ? shown : "\(shown):\(port)"
+        return port == (isSecure ? 443 : 80) ? shown : "\(shown):\(port)"
     }
 
     /// The first character of `path` that RFC 3986 does not allow in a path (`pchar` and `/`), or a `%`
@@ -104,6 +105,9 @@ public struct UpstreamTarget: Sendable, Equatable {
         }
         return nil
     }
+
+    /// `https://host[:port]/base` for the TLS bridge's `--target`: the base path is joined there.
+    public var secureURL: String { "https://" + hostField + basePath }
 
     /// The request target sent upstream: the base path joined with the client's path and query
     /// (`/api` + `/v1/items?x=1` → `/api/v1/items?x=1`).

@@ -1,0 +1,6 @@
+/// How the TLS bridge (`mock-server-tls`) tells `mock-server` that it got no response from the HTTPS target:
+/// a 502 carrying this field, whose value is the reason. `mock-server` turns it into its own 502 naming the
+/// target, so the failure is neither recorded nor mistaken for the backend's own 502.
+package enum BridgeFailure {
+    package static let field = "X-Mock-Bridge-Failure"
+}

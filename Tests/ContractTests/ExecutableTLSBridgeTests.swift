@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Testing
+import TestSupport
+
+/// `https://` targets, run as the real executable: mock-server starts its TLS bridge (mock-server-tls) from its
+/// own folder, and says clearly when the bridge is not there. The HTTPS exchanges themselves are checked by
+/// Tests/HTTPS/run.sh, which needs a certificate the system trusts.
+struct ExecutableTLSBridgeTests {
+    @Test(arguments: [["record", "--target"], ["--proxy"]])
+    func httpsTarget_WithoutTheBridgeBesideTheExecutable_IsAClearStartError(flag: [String]) async throws {
+        // GIVEN mock-server copied alone into an empty folder
+        let folder = NSTemporaryDirectory() + "tls-alone-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let copy = folder + "/mock-server"
+        try FileManager.default.copyItem(atPath: try ExecutableTests.executableURL().path, toPath: copy)
+        // WHEN it is given an https:// target
+        let result = try await offThePool {
+            try Self.run(copy, flag + ["https://localhost:1", "--port", "0", "--log", "off"]
+                + (flag == ["--proxy"] ? [] : ExecutableRecordTests.output()))
+        }
+        // THEN it exits 1 naming the missing bridge and how to build it
+        #expect(result.status == 1)
+        #expect(result.error.contains(folder + "/mock-server-tls"), "\(result.error)")
+        #expect(result.error.contains("swift build"), "\(result.error)")
+    }
+
+    @Test func httpsTarget_StartsTheBridge_AndAnUnreachableHostIsA502NamingTheReason() async throws {
+        try await offThePool {
+            // GIVEN record relaying to an https:// port where nothing listens
+            let recorder = try RunningExecutable(["record"] + ExecutableRecordTests.output()
+                + ["--target", "https://127.0.0.1:1/base", "--log", "off", "--upstream-timeout", "2"])
+            defer { _ = recorder.stop() }
+            // WHEN a request is relayed through the bridge
+            let client = try RawClient(port: recorder.port, timeout: 10)
+            client.send("GET /anything HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let response = try client.readResponse()
+            // THEN the 502 names the target and the connection failure, not the bridge
+            #expect(response.status == 502)
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+            #expect(body["upstream"] as? String == "https://127.0.0.1:1/base")
+            let reason = try #require(body["upstreamError"] as? String)
+            #expect(reason.contains("connection refused"), "\(reason)")
+            // AND stopping mock-server ends the bridge with it
+            let ended = recorder.stop()
+            #expect(ended.status == 0, "\(ended.errors)")
+        }
+    }
+
+    private static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}
