@@ -70,7 +70,7 @@ struct CommandLineOptions {
           --io <backend>       Readiness API: epoll (Linux), kqueue (macOS) or poll (default: the platform's
                                best, or $MOCK_SERVER_IO)
           --proxy <url>        Pass requests no endpoint serves, and scenarios with "proxy": true, to this
-                               http:// backend (its base path is joined with the request's)
+                               http:// or https:// backend (its base path is joined with the request's)
           --record             With --proxy: record the proxied exchanges, written on POST
                                /__mock/record/flush and at SIGINT/SIGTERM to --record-contracts <dir>
                                (default ./Recorded/Contracts) and --record-fixtures <dir> (./Recorded/Fixtures)
@@ -88,7 +88,7 @@ struct CommandLineOptions {
           openapi import       Write one contract per tag and fixture files from an OpenAPI 3.0 or 3.1 document
                                (JSON or YAML), then validate them; files edited since the last import are
                                kept unless --force; prints what it could not express
-          record               Relay every request to --target <url> (http:// only) and record each exchange;
+          record               Relay every request to --target <url> (http:// or https://) and record each exchange;
                                written on POST /__mock/record/flush and at SIGINT/SIGTERM to --contracts
                                (default ./Recorded/Contracts) and --fixtures (default ./Recorded/Fixtures).
                                Takes --host, --port, --log, --quiet, --threads, --io, --allow-host,
