@@ -18,6 +18,7 @@ SERVER=
 cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
+source Tests/Benchmarks/static-build-deps.sh
 
 RELEASE=(-c release --static-swift-stdlib --scratch-path .build-release)
 if [ -n "${MOCK_SERVER_BIN:-}" ]; then

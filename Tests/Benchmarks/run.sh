@@ -39,6 +39,7 @@ trap cleanup EXIT
 trap "exit 1" INT TERM
 
 need() { command -v "$1" >/dev/null 2>&1; }
+source Tests/Benchmarks/static-build-deps.sh
 if ! need wrk || ! need nginx; then
     echo "installing wrk and nginx-light (benchmark only)..." >&2
     (apt-get install -y wrk nginx-light >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk nginx-light >/dev/null; })

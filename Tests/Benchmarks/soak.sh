@@ -14,6 +14,7 @@ cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; r
 trap cleanup EXIT
 trap "exit 1" INT TERM
 command -v wrk >/dev/null || apt-get install -y wrk >/dev/null
+source Tests/Benchmarks/static-build-deps.sh
 
 # The Swift runtime linked statically, as one would ship it: it starts about 3 ms sooner.
 RELEASE=(-c release --static-swift-stdlib --scratch-path .build-release)
