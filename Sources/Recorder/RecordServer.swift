@@ -80,6 +80,7 @@ final class RecordResponder: HTTPResponder {
             return .respond(ServerJSON.error(.notFound, "mock-server record answers only POST \(Self.flushPath) "
                 + "under /__mock/; everything else goes to \(proxy.target)"))
         }
+        if let refusal = access.hostRefusal(of: request, for: "the recorder") { return .respond(refusal) }
         let note = Reply.Note(source: RelayReplies.outcome, outcome: RelayReplies.outcome)
         return RelayReplies.relay(request, to: proxy, note: note)
     }

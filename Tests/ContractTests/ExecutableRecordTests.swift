@@ -95,6 +95,31 @@ struct ExecutableRecordTests {
         }
     }
 
+    @Test func pageOnAnotherHost_IsNotRelayed_ByTheRecorderOrTheProxy() async throws {
+        // A DNS-rebinding page reaches 127.0.0.1 under its own name: through a proxy it could read a backend that
+        // only this machine can reach.
+        try await withBackend { backend in
+            try await offThePool {
+                let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", backend.url + "/api",
+                                                                                 "--log", "off"])
+                defer { _ = recorder.stop() }
+                let proxy = try RunningExecutable(["--proxy", backend.url + "/api", "--log", "off",
+                                                   "--contracts", ContractCatalog.contractsDirectory,
+                                                   "--fixtures", ContractCatalog.fixturesDirectory])
+                defer { _ = proxy.stop() }
+                for port in [recorder.port, proxy.port] {
+                    let rebound = try exchange(port: port, "GET /v1/items HTTP/1.1\r\nHost: rebind.example:\(port)\r\n\r\n")
+                    #expect(rebound.status == 403)
+                    #expect(rebound.text.contains("--allow-host rebind.example"), "\(rebound.text)")
+                }
+                #expect(backend.journal.entries().isEmpty)
+                // The mocked endpoints answer as before, whatever the Host: they hold nothing but fixtures
+                let mocked = try exchange(port: proxy.port, "GET /healthChecker HTTP/1.1\r\nHost: rebind.example\r\n\r\n")
+                #expect(mocked.status == 200)
+            }
+        }
+    }
+
     @Test func recorderOnEveryInterface_LetsADeviceFlush_WithTheToken() async throws {
         // A peer on the network: this machine's own interface address, which is not loopback.
         guard let address = POSIX.interfaceAddresses().first(where: { !$0.contains(":") }) else { return }

@@ -28,17 +28,8 @@ package struct AdminAccess: Sendable {
     /// The refusal for `request`, or `nil` when it may use the admin API (or, not `requiringToken`, read
     /// the dashboard's files, which hold no secret).
     package func refusal(of request: HTTPRequest, fromLoopback: Bool, requiringToken: Bool = true) -> HTTPResponse? {
-        guard let host = request.headers["Host"], !host.isEmpty else {
-            return ServerJSON.error(.forbidden, "the admin API needs a Host header naming this server")
-        }
-        guard let parsed = Self.hostName(host) else {
-            return ServerJSON.error(.forbidden, "the admin API refuses a malformed Host header (\(host))")
-        }
-        let name = Self.normalized(parsed)
-        guard Self.isLoopbackName(name) || allowedHosts.contains(name) else {
-            return ServerJSON.error(.forbidden, "the admin API answers only requests addressed to this machine "
-                + "(Host \(host) is not a loopback name or address); allow a name with --allow-host \(name)")
-        }
+        if let refusal = hostRefusal(of: request, for: "the admin API") { return refusal }
+        let host = request.headers["Host"] ?? ""
         if let origin = request.headers["Origin"], !HTTPHeaders.equal(origin, "http://" + host) {
             return ServerJSON.error(.forbidden, "the admin API refuses requests from other web pages (Origin \(origin))")
         }
@@ -47,6 +38,25 @@ package struct AdminAccess: Sendable {
                 return ServerJSON.error(.unauthorized, "the admin API needs the header \(Self.tokenHeader) with the "
                     + "token printed when the server started (or given with --admin-token)")
             }
+        }
+        return nil
+    }
+
+    /// The refusal of a request whose `Host` does not name this machine (the first of the rules above), or
+    /// `nil`. Also asked before a request is relayed to a real backend (`--proxy`, `record`): a DNS-rebinding
+    /// page must not read the backend through the proxy, which may reach what the page cannot.
+    /// - Parameter what: Who refuses, for the message ("the admin API", "the proxy").
+    package func hostRefusal(of request: HTTPRequest, for what: String) -> HTTPResponse? {
+        guard let host = request.headers["Host"], !host.isEmpty else {
+            return ServerJSON.error(.forbidden, "\(what) needs a Host header naming this server")
+        }
+        guard let parsed = Self.hostName(host) else {
+            return ServerJSON.error(.forbidden, "\(what) refuses a malformed Host header (\(host))")
+        }
+        let name = Self.normalized(parsed)
+        guard Self.isLoopbackName(name) || allowedHosts.contains(name) else {
+            return ServerJSON.error(.forbidden, "\(what) answers only requests addressed to this machine "
+                + "(Host \(host) is not a loopback name or address); allow a name with --allow-host \(name)")
         }
         return nil
     }

@@ -287,6 +287,10 @@ final class RequestHandler: HTTPResponder {
         selection: Selection? = nil,
         delayMs: Int = 0
     ) -> Reply {
+        if let refusal = adminAccess.hostRefusal(of: request, for: "the proxy to \(upstream.target)") {
+            let reason = "not relayed: Host \(request.headers["Host"] ?? "(none)") does not name this machine"
+            return journaled(refusal, entry(request, endpoint: endpoint, selection: selection, status: 403, reason: reason))
+        }
         var entry = entry(request, endpoint: endpoint, selection: selection, reason: "proxied to \(upstream.target)",
                           delayMs: delayMs)
         entry.proxied = true
