@@ -44,7 +44,8 @@ public final class UpstreamProxy: UpstreamRelay {
         if upstream.isSecure && bridge == nil {
             return completion(.failure("an https:// target needs the TLS bridge (\(TLSBridge.executableName))"))
         }
-        let bytes = UpstreamRequest.bytes(for: request, target: upstream, recording: recording != nil)
+        let bytes = UpstreamRequest.bytes(for: request, target: upstream, recording: recording != nil,
+                                          bridgeToken: bridge?.token)
         let accepted = pool.submit { [client, recording, bridge] in
             // Its client left while it waited in the queue: nobody would read the answer.
             guard isWanted() else { return }

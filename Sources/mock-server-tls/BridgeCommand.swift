@@ -6,12 +6,13 @@ import HTTPCore
 /// its standard input closes (its parent went away) or at SIGTERM.
 @main
 enum BridgeCommand {
-    static let usage = "usage: mock-server-tls --target https://host[:port][/base] [--port 0] [--timeout seconds]"
+    static let usage = "usage: mock-server-tls --target https://host[:port][/base] --token <t> [--port 0] [--timeout seconds]"
 
     static func main() {
         var target: BridgeTarget?
         var port: UInt16 = 0
         var timeout = 30
+        var token: String?
         var arguments = CommandLine.arguments.dropFirst()
         while let flag = arguments.popFirst() {
             guard let value = arguments.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
@@ -21,6 +22,8 @@ enum BridgeCommand {
                     fail("--target: \(value) is not https://host[:port][/base]")
                 }
                 target = parsed
+            case "--token":
+                token = value
             case "--port":
                 guard let parsed = UInt16(value) else { fail("--port: '\(value)' is not a port") }
                 port = parsed
@@ -33,11 +36,11 @@ enum BridgeCommand {
                 fail("unknown option \(flag)\n\(usage)")
             }
         }
-        guard let target else { fail(usage) }
+        guard let target, let token, !token.isEmpty else { fail(usage) }
         POSIX.ignoreBrokenPipes()
         let session = BridgeSession(target: target, timeout: timeout)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: port, threads: 2, io: nil),
-                                responder: BridgeResponder(session: session))
+                                responder: BridgeResponder(session: session, token: token))
         do {
             try server.start { port in POSIX.writeLine(String(port)) }
         } catch {

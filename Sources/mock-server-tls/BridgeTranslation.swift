@@ -12,7 +12,7 @@ enum BridgeTranslation {
         "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
     ]
     /// Request fields URLSession sets itself from the URL and the body; `Expect` would make curl wait.
-    static let setBySession: Set<String> = ["host", "content-length", "expect"]
+    static let setBySession: Set<String> = ["host", "content-length", "expect", BridgeFailure.tokenField.lowercased()]
     /// Codings curl decodes by itself: a body that had one arrives decoded.
     static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd"]
 

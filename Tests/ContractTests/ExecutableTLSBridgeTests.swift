@@ -13,12 +13,16 @@ import TestSupport
 struct ExecutableTLSBridgeTests {
     @Test(arguments: [["record", "--target"], ["--proxy"]])
     func httpsTarget_WithoutTheBridgeBesideTheExecutable_IsAClearStartError(flag: [String]) async throws {
-        // GIVEN mock-server copied alone into an empty folder
-        let folder = NSTemporaryDirectory() + "tls-alone-\(UUID().uuidString)"
+        // GIVEN mock-server alone in an empty folder: a hard link beside the build folder, not a copy. A copy is
+        // written through a descriptor that a child forked meanwhile by a parallel test inherits, and
+        // executing a file still open for writing fails with ETXTBSY ("Text file busy").
+        let executable = try ExecutableTests.executableURL()
+        let folder = executable.deletingLastPathComponent().deletingLastPathComponent().path
+            + "/tls-alone-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let copy = folder + "/mock-server"
-        try FileManager.default.copyItem(atPath: try ExecutableTests.executableURL().path, toPath: copy)
+        try FileManager.default.linkItem(atPath: executable.path, toPath: copy)
         // WHEN it is given an https:// target
         let result = try await offThePool {
             try Self.run(copy, flag + ["https://localhost:1", "--port", "0", "--log", "off"]
@@ -49,6 +53,33 @@ struct ExecutableTLSBridgeTests {
             // AND stopping mock-server ends the bridge with it
             let ended = recorder.stop()
             #expect(ended.status == 0, "\(ended.errors)")
+        }
+    }
+
+    @Test func bridge_RelaysNothing_WithoutTheTokenItWasStartedWith() async throws {
+        // The bridge listens on loopback, where other processes and DNS-rebinding pages can reach it too.
+        let bridgePath = try ExecutableTests.executableURL().deletingLastPathComponent().appendingPathComponent("mock-server-tls")
+        try await offThePool {
+            let process = Process()
+            process.executableURL = bridgePath
+            process.arguments = ["--target", "https://127.0.0.1:1", "--token", "s3cret", "--port", "0", "--timeout", "1"]
+            let output = Pipe(), input = Pipe()
+            process.standardOutput = output
+            process.standardInput = input
+            try process.run()
+            // Ended as mock-server ends it: its standard input closes (a runner thread may have SIGTERM blocked,
+            // and a spawned child inherits that).
+            defer { try? input.fileHandleForWriting.close(); process.waitUntilExit() }
+            let port = try #require(UInt16(try ExecutableTests.readLine(from: output.fileHandleForReading)))
+            func status(_ token: String?) throws -> Int {
+                let client = try RawClient(port: port, timeout: 10)
+                client.send("GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n" + (token.map { "X-Mock-Bridge-Token: \($0)\r\n" } ?? "") + "\r\n")
+                return try client.readResponse().status
+            }
+            #expect(try status(nil) == 403)
+            #expect(try status("guess") == 403)
+            // With it, the request goes to the target (nothing listens there: the bridge's own 502)
+            #expect(try status("s3cret") == 502)
         }
     }
 

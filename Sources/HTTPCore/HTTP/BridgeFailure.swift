@@ -3,4 +3,8 @@
 /// target, so the failure is neither recorded nor mistaken for the backend's own 502.
 package enum BridgeFailure {
     package static let field = "X-Mock-Bridge-Failure"
+    /// The field `mock-server` sends the bridge the token it started it with. The bridge listens on loopback,
+    /// where any process and any web page that rebinds its DNS name to 127.0.0.1 can reach it; without the
+    /// token it relays nothing. Never sent on to the target.
+    package static let tokenField = "X-Mock-Bridge-Token"
 }

@@ -1,4 +1,5 @@
 import HTTPCore
+import MockServer
 
 /// The helper process that speaks HTTPS for an `https://` target: `mock-server-tls`, found beside the running
 /// executable, listening on a loopback port and relaying each plain HTTP request to the target through the
@@ -15,13 +16,16 @@ public final class TLSBridge: Sendable {
 
     /// The loopback port the bridge listens on.
     public let port: UInt16
+    /// What each request to the bridge carries in ``BridgeFailure/tokenField``: made up for this run.
+    public let token: String
     public let path: String
     private let child: POSIX.Child
     private let ended = Locked<String?>(nil)
     private let stopped = Locked(false)
 
-    private init(port: UInt16, path: String, child: POSIX.Child) {
+    private init(port: UInt16, token: String, path: String, child: POSIX.Child) {
         self.port = port
+        self.token = token
         self.path = path
         self.child = child
     }
@@ -46,8 +50,9 @@ public final class TLSBridge: Sendable {
                 + "and keep both binaries in the same folder")
         }
         let child: POSIX.Child
+        let token = MockServer.randomToken()
         do {
-            child = try POSIX.spawn(path, arguments: ["--target", target.secureURL, "--port", "0",
+            child = try POSIX.spawn(path, arguments: ["--target", target.secureURL, "--token", token, "--port", "0",
                                                       "--timeout", String(Int(max(1, timeout.rounded(.up))))])
         } catch {
             throw StartError(description: "cannot start the TLS bridge \(path): \(error)")
@@ -58,7 +63,7 @@ public final class TLSBridge: Sendable {
             POSIX.terminate(child)
             throw StartError(description: "the TLS bridge \(path) did not print its port (see its message above)")
         }
-        return TLSBridge(port: port, path: path, child: child)
+        return TLSBridge(port: port, token: token, path: path, child: child)
     }
 
     /// How the bridge ended ("exited with status 1", "killed by signal 9"), or `nil` while it runs.

@@ -10,17 +10,21 @@ enum UpstreamRequest {
 
     /// - Parameter recording: Asks for the body uncompressed (`Accept-Encoding: identity`, whatever the client
     ///   accepts; URLSession always offers gzip): a compressed body could not be searched for secrets.
-    static func bytes(for request: HTTPRequest, target: UpstreamTarget, recording: Bool = false) -> [UInt8] {
+    /// - Parameter bridgeToken: For an `https://` target, the token the TLS bridge demands (``BridgeFailure/tokenField``).
+    static func bytes(for request: HTTPRequest, target: UpstreamTarget, recording: Bool = false,
+                      bridgeToken: String? = nil) -> [UInt8] {
         let fields = request.headers.fields
         let path = target.isSecure
             ? String(request.path) + (request.query.map { "?" + $0 } ?? "")
             : target.requestTarget(path: request.path, query: request.query)
         var head = "\(request.method) \(path) HTTP/1.1\r\n"
         head += "Host: \(target.hostField)\r\n"
-        for field in HopByHop.endToEnd(fields, alsoDropping: recording ? replaced.union(["accept-encoding"]) : replaced) {
+        let dropped = replaced.union(recording ? ["accept-encoding"] : []).union([BridgeFailure.tokenField.lowercased()])
+        for field in HopByHop.endToEnd(fields, alsoDropping: dropped) {
             head += "\(field.name): \(field.value)\r\n"
         }
         if recording { head += "Accept-Encoding: identity\r\n" }
+        if let bridgeToken { head += "\(BridgeFailure.tokenField): \(bridgeToken)\r\n" }
         let via = HopByHop.via(after: fields)
         head += "\(via.name): \(via.value)\r\n"
         if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
