@@ -79,6 +79,16 @@ public final class RecordingWriter: Sendable {
     /// - Throws: ``RecordingError`` when the contracts folder already holds contracts (or the fixtures
     ///   folder holds files) and `merge` is off, when an existing contract to merge into is not JSON, or
     ///   when a folder or file cannot be written; nothing is written then.
+    /// Checks, before anything is recorded, that a write could go ahead: folders that hold contracts are refused
+    /// without `merge`, and contracts to merge into must be JSON. Called at start, so a recorder never relays for
+    /// an hour to find at the end that it may not write (and lose the recording as it exits).
+    public func checkFolders() throws(RecordingError) {
+        let result = baseline.withValue { baseline -> Result<Void, RecordingError> in
+            Result { () throws(RecordingError) in _ = try existingContracts(baseline) }
+        }
+        try result.get()
+    }
+
     public func write(_ exchanges: [RecordedExchange]) throws(RecordingError) -> Summary {
         let result = baseline.withValue { baseline -> Result<Summary, RecordingError> in
             Result { () throws(RecordingError) in try write(exchanges, over: &baseline) }

@@ -48,6 +48,11 @@ enum RecordCommand {
 
     /// The proxy to `target`; for an `https://` target, with its TLS bridge started (exit 1 when it cannot start).
     static func makeProxy(target: UpstreamTarget, options: RecordOptions, recording: Recording?) -> UpstreamProxy {
+        do {
+            try recording?.writer.checkFolders()
+        } catch {
+            MockServerCommand.fail("cannot record: \(error.description)", code: 1)
+        }
         var bridge: TLSBridge?
         if target.isSecure {
             do {

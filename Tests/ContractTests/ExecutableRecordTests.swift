@@ -120,6 +120,31 @@ struct ExecutableRecordTests {
         }
     }
 
+    @Test(arguments: [false, true])
+    func foldersThatHoldContracts_WithoutMerge_StopTheStart_NotTheFinalWrite(proxying: Bool) async throws {
+        // Found at the end, the refusal would lose everything recorded as the process exits.
+        let full = try ScratchContracts(contracts: [("mine.json", "{}")], fixtures: [])
+        let refused = try await offThePool { () -> Bool in
+            let flags = proxying
+                ? ["--proxy", "http://127.0.0.1:9", "--record", "--record-contracts", full.contracts, "--record-fixtures",
+                   full.fixtures, "--contracts", ContractCatalog.contractsDirectory, "--fixtures", ContractCatalog.fixturesDirectory]
+                : ["record", "--target", "http://127.0.0.1:9", "--contracts", full.contracts, "--fixtures", full.fixtures]
+            // A recorder that started would print its port first; this one must exit before it listens.
+            do {
+                _ = try RunningExecutable(flags + ["--log", "off"]).stop()
+                return false
+            } catch {
+                return true
+            }
+        }
+        #expect(refused, "the recorder started")
+        guard refused, !proxying else { return }   // (what follows would wait on a recorder that started)
+        let result = try await ExecutableTests.run(["record", "--target", "http://127.0.0.1:9", "--port", "0",
+                                                    "--contracts", full.contracts, "--fixtures", full.fixtures, "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("already holds contracts (mine.json); pass --merge"), "\(result.error)")
+    }
+
     @Test func recorderOnEveryInterface_LetsADeviceFlush_WithTheToken() async throws {
         // A peer on the network: this machine's own interface address, which is not loopback.
         guard let address = POSIX.interfaceAddresses().first(where: { !$0.contains(":") }) else { return }
