@@ -139,6 +139,10 @@ package enum LibC {
         pthread_join(thread, nil)
     }
 
+    package static func detachThread(_ thread: Thread) {
+        pthread_detach(thread)
+    }
+
     // MARK: - Calls whose names the wrappers reuse
 
     package static func exitProcess(_ code: Int32) -> Never { Darwin.exit(code) }

@@ -30,6 +30,8 @@ extension POSIX {
         // @unchecked: a pthread_t is an opaque id, joined once by the owner that started it.
         let thread: LibC.Thread
         package func join() { LibC.joinThread(thread) }
+        /// For a thread nobody will join: its resources go when it ends, and the process may end before it.
+        package func detach() { LibC.detachThread(thread) }
     }
 
     private final class ThreadBody {

@@ -34,8 +34,9 @@ final class UpstreamPool: Sendable {
             }
         }
         guard accepted else { return false }
-        // Never joined: a thread may be inside a call bounded only by the upstream timeout when the process ends.
-        if start, (try? POSIX.startThread(stackSize: 512 * 1024, { [self] in work() })) == nil {
+        // Detached, never joined: a thread may be inside a call bounded only by the upstream timeout when the
+        // process ends, and the process must not wait for it.
+        if start, !startThread() {
             // The threads that did start take the job; with none, it is taken back and refused.
             let refused = condition.withLock {
                 state.withValue { state -> Bool in
@@ -48,6 +49,13 @@ final class UpstreamPool: Sendable {
             if refused { return false }
         }
         condition.withLock { condition.signal() }
+        return true
+    }
+
+    /// Starts a worker, detached; `false` when the system refused a thread.
+    private func startThread() -> Bool {
+        guard let thread = try? POSIX.startThread(stackSize: 512 * 1024, { [self] in work() }) else { return false }
+        thread.detach()
         return true
     }
 
