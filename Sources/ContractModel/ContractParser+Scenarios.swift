@@ -57,12 +57,7 @@ extension ContractParser {
         let holdMs = integer(fields["holdMs"], at: path + ".holdMs", in: 1...120_000) ?? 10_000
         let description = optionalString(fields["description"], at: path + ".description")
         let setState = parseSetState(fields["setState"], at: path + ".setState")
-        let expectName = requiredString(fields["expect"], at: path + ".expect")
-        let expect = expectName.flatMap(Expectation.init(rawValue:))
-        if let expectName, expect == nil {
-            report(path + ".expect", "\"\(expectName)\" is not one of "
-                + Expectation.allCases.map(\.rawValue).joined(separator: ", "))
-        }
+        let expect = parseExpectation(fields["expect"], at: path + ".expect")
         if let expect { checkConsistency(expect: expect, status: status, fault: fault, at: path + ".expect") }
         let latency = parseLatency(fields["latency"], at: path + ".latency")
         let bandwidth = parseBandwidth(fields["bandwidth"], at: path + ".bandwidth")
@@ -81,6 +76,16 @@ extension ContractParser {
         return scenario
     }
 
+    /// The required `expect`: a result the client maps to, or a problem naming those there are.
+    private mutating func parseExpectation(_ value: JSONValue?, at path: String) -> Expectation? {
+        guard let name = requiredString(value, at: path) else { return nil }
+        guard let expect = Expectation(rawValue: name) else {
+            report(path, "\"\(name)\" is not one of " + Expectation.allCases.map(\.rawValue).joined(separator: ", "))
+            return nil
+        }
+        return expect
+    }
+
     /// A scenario that passes the request through to the backend given with `--proxy`: the backend's answer is
     /// relayed, so nothing of an answer may be set; a wait, a state change and the expected result may.
     private mutating func parseProxy(_ fields: [String: JSONValue], name: String?, at path: String) -> Scenario? {
@@ -90,12 +95,7 @@ extension ContractParser {
         let delayMs = integer(fields["delayMs"], at: path + ".delayMs", in: 0...60_000) ?? 0
         let description = optionalString(fields["description"], at: path + ".description")
         let setState = parseSetState(fields["setState"], at: path + ".setState")
-        let expectName = requiredString(fields["expect"], at: path + ".expect")
-        let expect = expectName.flatMap(Expectation.init(rawValue:))
-        if let expectName, expect == nil {
-            report(path + ".expect", "\"\(expectName)\" is not one of "
-                + Expectation.allCases.map(\.rawValue).joined(separator: ", "))
-        }
+        let expect = parseExpectation(fields["expect"], at: path + ".expect")
         let latency = parseLatency(fields["latency"], at: path + ".latency")
         guard let name, let expect else { return nil }
         var scenario = Scenario(name: name, status: nil, body: nil, fallback: nil, isTemplate: false, headers: [:],

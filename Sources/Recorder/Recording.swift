@@ -5,7 +5,9 @@ import HTTPCore
 public final class Recording: Sendable {
     /// What one flush did.
     public enum Outcome: Sendable {
+        /// `exchanges`: how many were written (those a contract cannot describe are named in the summary).
         case written(RecordingWriter.Summary, exchanges: Int)
+        /// `exchanges`: how many are kept for the next flush.
         case failed(reason: String, exchanges: Int)
     }
 
@@ -45,7 +47,8 @@ public final class Recording: Sendable {
         writing.withLock {
             let all = exchanges.current
             do {
-                return .written(try writer.write(all), exchanges: all.count)
+                let summary = try writer.write(all)
+                return .written(summary, exchanges: all.count - summary.skipped.count)
             } catch {
                 return .failed(reason: "\(error)", exchanges: all.count)
             }
@@ -56,11 +59,10 @@ public final class Recording: Sendable {
     public func describe(_ outcome: Outcome) -> String {
         switch outcome {
         case .written(let summary, let count):
-            let written = count - summary.skipped.count
             let skipped = summary.skipped.isEmpty ? ""
                 : "; \(summary.skipped.count) not written, which a contract cannot describe: "
                     + summary.skipped.joined(separator: "; ")
-            return "recording: wrote \(written) exchange\(written == 1 ? "" : "s") (\(summary.endpoints) endpoints, "
+            return "recording: wrote \(count) exchange\(count == 1 ? "" : "s") (\(summary.endpoints) endpoints, "
                 + "\(summary.scenarios) scenarios, \(summary.contractFiles.count) contract and "
                 + "\(summary.fixtureFiles.count) fixture files) to \(writer.contractsDirectory) and \(writer.fixturesDirectory)"
                 + skipped

@@ -39,11 +39,7 @@ import TestSupport
             ("items/2.json", #"{"id":2,"name":"Ink","price":2}"#),
             ("missing.json", #"{"status":404,"responseMsg":"no such item"}"#),
         ])
-        var configuration = MockServer.Configuration(port: 0, contractsDirectory: backendFolders.contracts,
-                                                     fixturesDirectory: backendFolders.fixtures)
-        configuration.threads = 1
-        let backend = try MockServer(configuration: configuration)
-        try backend.start()
+        let backend = try MockServer.backend(serving: backendFolders)
         defer { backend.stop() }
         let recorded = NSTemporaryDirectory() + "roundtrip-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: recorded) }
@@ -92,11 +88,7 @@ import TestSupport
             ("login.json", #"{"access_token":"tok-SECRET-1","refresh_token":"ref-SECRET-2","user":{"name":"Kim"}}"#),
             ("items/1.json", "{}"), ("items/2.json", "{}"), ("missing.json", "{}"),
         ])
-        var configuration = MockServer.Configuration(port: 0, contractsDirectory: backendFolders.contracts,
-                                                     fixturesDirectory: backendFolders.fixtures)
-        configuration.threads = 1
-        let backend = try MockServer(configuration: configuration)
-        try backend.start()
+        let backend = try MockServer.backend(serving: backendFolders)
         defer { backend.stop() }
         let recorded = NSTemporaryDirectory() + "login-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: recorded) }

@@ -225,10 +225,7 @@ struct ExecutableRecordTests {
               {"id": "slow", "method": "GET", "path": "/slow", "scenarios": [{"name": "success", "status": 204, "delayMs": 3000, "expect": "success"}]},
               {"id": "fast", "method": "GET", "path": "/fast", "scenarios": [{"name": "success", "status": 204, "expect": "success"}]}]}
             """)], fixtures: [])
-        var configuration = MockServer.Configuration(port: 0, contractsDirectory: folder.contracts, fixturesDirectory: folder.fixtures)
-        configuration.threads = 1
-        let backend = try MockServer(configuration: configuration)
-        try backend.start()
+        let backend = try MockServer.backend(serving: folder)
         defer { backend.stop() }
         try await offThePool {
             let recorder = try RunningExecutable(["record"] + Self.output() + ["--target", "http://127.0.0.1:\(backend.port)",
@@ -370,12 +367,7 @@ struct ExecutableRecordTests {
               "scenarios": [{"name": "success", "status": 200, "body": "items.json", "headers": {"X-End": "kept"},
                              "expect": "success"}]}]}
             """)], fixtures: [("items.json", Self.itemsBody)])
-        _ = TestProcess.descriptorLimit
-        var configuration = MockServer.Configuration(port: 0, contractsDirectory: folder.contracts,
-                                                     fixturesDirectory: folder.fixtures)
-        configuration.threads = 1
-        let server = try MockServer(configuration: configuration)
-        try server.start()
+        let server = try MockServer.backend(serving: folder)
         defer { server.stop() }
         try await body(server)
     }

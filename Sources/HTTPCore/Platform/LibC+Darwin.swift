@@ -22,18 +22,7 @@ package enum LibC {
     package static func makeClientSocket(family: Int32) -> Int32 {
         let fd = socket(family, SOCK_STREAM, 0)
         guard fd >= 0 else { return fd }
-        setCloseOnExec(fd)
-        let flags = fcntl(fd, F_GETFL, 0)
-        var one: Int32 = 1
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0,
-              setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
-        else {
-            let saved = errno
-            _ = Darwin.close(fd)
-            errno = saved
-            return -1
-        }
-        return fd
+        return configuredConnection(fd)
     }
 
     /// Accepts one connection as a non-blocking, close-on-exec socket that raises no SIGPIPE, or
@@ -42,6 +31,11 @@ package enum LibC {
     package static func acceptConnection(_ listener: Int32) -> Int32 {
         let fd = Darwin.accept(listener, nil, nil)
         guard fd >= 0 else { return fd }
+        return configuredConnection(fd)
+    }
+
+    /// `fd` made close-on-exec, non-blocking and free of SIGPIPE; or closed, and -1 with `errno` set.
+    private static func configuredConnection(_ fd: Int32) -> Int32 {
         setCloseOnExec(fd)
         let flags = fcntl(fd, F_GETFL, 0)
         var one: Int32 = 1
