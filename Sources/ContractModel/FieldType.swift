@@ -37,9 +37,17 @@ package struct FieldType: Sendable, Hashable, CustomStringConvertible {
     /// Digits with an optional sign, of any length: an integer too large for `Int` is still one (JSON Schema's
     /// `integer`, which OpenAPI tools send), and a path or query value gets no leading or trailing space.
     private static func isInteger(_ text: String) -> Bool {
-        var digits = text.utf8[...]
-        if let sign = digits.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { digits = digits.dropFirst() }
-        return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index = 1 }
+            guard index < bytes.count else { return false }
+            while index < bytes.count {
+                guard bytes[index] &- UInt8(ascii: "0") < 10 else { return false }
+                index += 1
+            }
+            return true
+        }
     }
 
     /// Whether a JSON body field has this type.

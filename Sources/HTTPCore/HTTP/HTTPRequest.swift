@@ -66,11 +66,20 @@ package struct HTTPVersion: Equatable, Sendable {
 /// Header fields in arrival order, looked up case-insensitively.
 package struct HTTPHeaders: Sendable, Sequence {
     package private(set) var fields: [(name: String, value: String)] = []
+    /// Bit `n % 64` is set when a name of `n` bytes is present: a lookup of a name no field has the
+    /// length of (most requests carry none of the `X-Mock-…` fields asked for each) ends without a
+    /// comparison.
+    private var nameLengths: UInt64 = 0
 
     package init() {}
 
     package mutating func append(name: String, value: String) {
         fields.append((name, value))
+        nameLengths |= Self.lengthBit(name)
+    }
+
+    private static func lengthBit(_ name: String) -> UInt64 {
+        1 << UInt64(name.utf8.count & 63)
     }
 
     package mutating func reserveCapacity(_ count: Int) {
@@ -79,12 +88,14 @@ package struct HTTPHeaders: Sendable, Sequence {
 
     /// The first value of `name`.
     package subscript(name: String) -> String? {
-        fields.first { Self.equal($0.name, name) }?.value
+        guard nameLengths & Self.lengthBit(name) != 0 else { return nil }
+        return fields.first { Self.equal($0.name, name) }?.value
     }
 
     /// Every value of `name`, in order.
     package func values(_ name: String) -> [String] {
-        fields.filter { Self.equal($0.name, name) }.map(\.value)
+        guard nameLengths & Self.lengthBit(name) != 0 else { return [] }
+        return fields.filter { Self.equal($0.name, name) }.map(\.value)
     }
 
     /// The comma-separated tokens of every `name` field, lower-cased.

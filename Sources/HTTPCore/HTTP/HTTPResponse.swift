@@ -55,24 +55,48 @@ package enum HTTPResponseEncoder {
 
     /// The full head of `response`, ending with the empty line. The body is written separately, uncopied.
     package static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: [UInt8]) -> [UInt8] {
-        var bytes = response.head
-        bytes.reserveCapacity(bytes.count + 96)
+        var length: Int?
+        var framingField: [UInt8] = []
         if !response.status.forbidsBody {
             switch framing {
-            case .length(let length):
-                bytes.append(contentsOf: contentLengthPrefix)
-                appendDecimal(length, to: &bytes)
-                bytes.append(contentsOf: crlf)
-            case .chunked:
-                bytes.append(contentsOf: chunkedField)
-            case .untilClose:
-                break
+            case .length(let count): length = count
+            case .chunked: framingField = chunkedField
+            case .untilClose: break
             }
         }
-        bytes.append(contentsOf: datePrefix)
-        bytes.append(contentsOf: date)
-        bytes.append(contentsOf: keepAlive ? keepAliveSuffix : closeSuffix)
-        return bytes
+        let suffix = keepAlive ? keepAliveSuffix : closeSuffix
+        let digits = length.map(decimalDigits) ?? 0
+        let lengthField = length == nil ? 0 : contentLengthPrefix.count + digits + crlf.count
+        let count = response.head.count + lengthField + framingField.count + datePrefix.count + date.count + suffix.count
+        // One allocation, filled in place: this runs for every response.
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            var at = base
+            @inline(__always) func put(_ bytes: [UInt8]) {
+                bytes.withUnsafeBufferPointer { source in
+                    guard let start = source.baseAddress else { return }
+                    at.initialize(from: start, count: source.count)
+                    at += source.count
+                }
+            }
+            put(response.head)
+            if var value = length.map({ max(0, $0) }) {
+                put(contentLengthPrefix)
+                at += digits
+                var digit = at
+                repeat {
+                    digit -= 1
+                    digit.initialize(to: UInt8(ascii: "0") + UInt8(value % 10))
+                    value /= 10
+                } while digit > at - digits
+                put(crlf)
+            }
+            put(framingField)
+            put(datePrefix)
+            put(date)
+            put(suffix)
+            initialized = at - base
+        }
     }
 
     /// The size line that starts a chunk of `count` bytes (RFC 9112 §7.1); `crlf` ends it.
@@ -116,12 +140,13 @@ package enum HTTPResponseEncoder {
     private static let keepAliveSuffix = Array("\r\nConnection: keep-alive\r\n\r\n".utf8)
     private static let closeSuffix = Array("\r\nConnection: close\r\n\r\n".utf8)
 
-    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        guard value >= 10 else {
-            bytes.append(UInt8(ascii: "0") + UInt8(max(0, value)))
-            return
+    /// How many decimal digits `value` (not negative) is written with.
+    private static func decimalDigits(_ value: Int) -> Int {
+        var (value, digits) = (max(0, value), 1)
+        while value >= 10 {
+            value /= 10
+            digits += 1
         }
-        appendDecimal(value / 10, to: &bytes)
-        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+        return digits
     }
 }

@@ -7,19 +7,23 @@ struct HeaderRedaction: Sendable {
     static let defaultNames = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
 
     private let names: [String]
+    /// Bit `n % 64` is set when a secret name has `n` bytes: most fields are told apart by length alone.
+    private let lengths: UInt64
 
     /// - Parameters:
     ///   - extraNames: Further headers to redact (`--redact-header`).
     ///   - enabled: `false` keeps every value as sent (`--journal-secrets`).
     init(extraNames: [String], enabled: Bool) {
         names = enabled ? Self.defaultNames + extraNames : []
+        lengths = names.reduce(0) { $0 | 1 << UInt64($1.utf8.count & 63) }
     }
 
-    /// Plain loops, no closures: this runs for every journaled request.
+    /// This runs for every journaled request.
     func apply(_ fields: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        guard !names.isEmpty else { return fields }
+        guard !names.isEmpty, let first = fields.firstIndex(where: { isSecret($0.name) }) else { return fields }
+        // Copied only when there is something to redact: most requests carry no credential.
         var result = fields
-        for index in fields.indices where isSecret(fields[index].name) {
+        for index in first..<fields.count where isSecret(fields[index].name) {
             let name = fields[index].name
             let keepsScheme = HTTPHeaders.equal(name, "Authorization") || HTTPHeaders.equal(name, "Proxy-Authorization")
             result[index].value = Self.redacted(fields[index].value, keepingScheme: keepsScheme)
@@ -28,6 +32,7 @@ struct HeaderRedaction: Sendable {
     }
 
     private func isSecret(_ field: String) -> Bool {
+        guard lengths & 1 << UInt64(field.utf8.count & 63) != 0 else { return false }
         for name in names where HTTPHeaders.equal(name, field) { return true }
         return false
     }
