@@ -6,12 +6,17 @@ import Darwin
 
 /// A mutex for state shared by the event loops. (`NSLock` is not in FoundationEssentials, and
 /// `Mutex` needs macOS 15.)
-package final class Lock: @unchecked Sendable {
+///
+/// `public`, not `package`, for speed alone (HTTPCore is no product): Swift 6.3 neither inlines nor
+/// specializes a `package` `@inlinable` generic in another module, so every lock the mock layer took was
+/// an unspecialized generic call with runtime metadata look-ups, about 300 instructions per lock and
+/// six locks per request (callgrind, `Tests/Benchmarks/instructions.sh`).
+public final class Lock: @unchecked Sendable {
     // @unchecked: the pthread mutex is the synchronisation itself; it is allocated once and never moved.
     /// Also waited on by ``Condition``.
-    @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    package init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -23,25 +28,25 @@ package final class Lock: @unchecked Sendable {
     }
 
     // Inlinable: the mock layer takes locks on the request path, from another module.
-    @inlinable package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    @inlinable public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 }
 
-/// A value shared between threads, guarded by a ``Lock``.
-package final class Locked<Value>: @unchecked Sendable {
+/// A value shared between threads, guarded by a ``Lock``; `public` for the reason ``Lock`` is.
+public final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `lock.withLock`. The mutex already makes every
     // access exclusive, so the runtime's dynamic exclusivity check is skipped as well.
     @usableFromInline let lock = Lock()
     @usableFromInline @exclusivity(unchecked) var value: Value
 
-    package init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { self.value = value }
 
-    @inlinable package func withValue<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+    @inlinable public func withValue<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
         try lock.withLock { () throws(E) -> T in try body(&value) }
     }
 
-    package var current: Value { lock.withLock { value } }
+    @inlinable public var current: Value { lock.withLock { value } }
 }
