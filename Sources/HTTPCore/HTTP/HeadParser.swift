@@ -27,35 +27,32 @@ package struct HeadParser {
         return request
     }
 
-    /// The line starting at `start`, up to (not including) its CRLF or the end of the head.
+    /// The line starting at `start`, up to (not including) its CRLF or the end of the head. The C
+    /// library finds the CR, then checks that no LF comes before it.
     private func line(from start: Int) throws(HTTPParseError) -> Range<Int>? {
         guard start <= bytes.count else { return nil }
-        var index = start
-        while index < bytes.count {
-            switch bytes[index] {
-            case 13:
-                guard index + 1 < bytes.count, bytes[index + 1] == 10 else { throw .bad("bare CR in header section") }
-                return start..<index
-            case 10:
-                throw .bad("bare LF in header section")
-            default:
-                index += 1
-            }
+        let end = POSIX.firstIndex(of: 13, in: bytes, start..<bytes.count) ?? bytes.count
+        if POSIX.firstIndex(of: 10, in: bytes, start..<end) != nil { throw .bad("bare LF in header section") }
+        if end < bytes.count {
+            guard end + 1 < bytes.count, bytes[end + 1] == 10 else { throw .bad("bare CR in header section") }
         }
-        return start..<index
+        return start..<end
     }
 
     private func parseRequestLine(_ range: Range<Int>) throws(HTTPParseError) -> HTTPRequest {
-        guard let firstSpace = range.first(where: { bytes[$0] == 32 }),
-              let secondSpace = (firstSpace + 1..<range.upperBound).first(where: { bytes[$0] == 32 }),
-              firstSpace > range.lowerBound, secondSpace > firstSpace + 1
-        else { throw .bad("malformed request line") }
+        var firstSpace = range.lowerBound
+        while firstSpace < range.upperBound, bytes[firstSpace] != 32 { firstSpace += 1 }
+        var secondSpace = firstSpace + 1
+        while secondSpace < range.upperBound, bytes[secondSpace] != 32 { secondSpace += 1 }
+        guard secondSpace < range.upperBound, firstSpace > range.lowerBound, secondSpace > firstSpace + 1 else {
+            throw .bad("malformed request line")
+        }
         let methodBytes = UnsafeRawBufferPointer(rebasing: bytes[range.lowerBound..<firstSpace])
         let targetBytes = UnsafeRawBufferPointer(rebasing: bytes[(firstSpace + 1)..<secondSpace])
-        guard methodBytes.allSatisfy(Self.isTokenByte) else { throw .bad("malformed method") }
-        guard targetBytes.allSatisfy({ $0 > 32 && $0 < 127 }) else { throw .bad("malformed request target") }
+        for byte in methodBytes where !Self.isTokenByte(byte) { throw .bad("malformed method") }
+        for byte in targetBytes where byte &- 33 > 93 { throw .bad("malformed request target") }
         let version = try parseVersion(UnsafeRawBufferPointer(rebasing: bytes[(secondSpace + 1)..<range.upperBound]))
-        let method = String(decoding: methodBytes, as: UTF8.self)
+        let method = Self.knownMethod(methodBytes) ?? String(decoding: methodBytes, as: UTF8.self)
         let target = String(decoding: targetBytes, as: UTF8.self)
         let path: Substring
         let query: Substring?
@@ -77,6 +74,21 @@ package struct HeadParser {
     }
 
     private static let versionPrefix: [UInt8] = Array("HTTP/".utf8)
+
+    /// The common methods as literals, which cost no UTF-8 check and no storage.
+    private static func knownMethod(_ bytes: UnsafeRawBufferPointer) -> String? {
+        switch bytes.count {
+        case 3 where bytes[0] == UInt8(ascii: "G") && bytes[1] == UInt8(ascii: "E") && bytes[2] == UInt8(ascii: "T"):
+            "GET"
+        case 4 where bytes.elementsEqual("POST".utf8): "POST"
+        case 4 where bytes.elementsEqual("HEAD".utf8): "HEAD"
+        case 3 where bytes.elementsEqual("PUT".utf8): "PUT"
+        case 5 where bytes.elementsEqual("PATCH".utf8): "PATCH"
+        case 6 where bytes.elementsEqual("DELETE".utf8): "DELETE"
+        case 7 where bytes.elementsEqual("OPTIONS".utf8): "OPTIONS"
+        default: nil
+        }
+    }
 
     private func parseVersion(_ text: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPVersion {
         guard text.count == 8, text.starts(with: Self.versionPrefix), text[6] == UInt8(ascii: "."),
@@ -122,15 +134,13 @@ package struct HeadParser {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { throw .bad("header line without a colon") }
         let name = line[line.startIndex..<colon]
         guard !name.isEmpty else { throw .bad("empty header name") }
-        guard name.allSatisfy(Self.isTokenByte) else {
+        for byte in name where !Self.isTokenByte(byte) {
             throw .bad(name.last == 32 || name.last == 9 ? "whitespace before a header colon" : "malformed header name")
         }
         var value = line[(colon + 1)...]
         while let byte = value.first, byte == 32 || byte == 9 { value = value.dropFirst() }
         while let byte = value.last, byte == 32 || byte == 9 { value = value.dropLast() }
-        guard value.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else {
-            throw .bad("control character in header value")
-        }
+        for byte in value where byte < 32 && byte != 9 || byte == 127 { throw .bad("control character in header value") }
         return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
     }
 
@@ -142,17 +152,17 @@ package struct HeadParser {
     }
 
     /// RFC 9110 §5.6.2 tchar.
+    @inline(__always)
     package static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
+        // Bit n of the word for bytes 64n..<64n+64: one shift and mask instead of a switch per byte.
+        let word = byte < 64 ? tokenLow : byte < 128 ? tokenHigh : 0
+        return word >> UInt64(byte & 63) & 1 == 1
+    }
+
+    private static let tokenLow: UInt64 = mask("!#$%&'*+-.0123456789", base: 0)
+    private static let tokenHigh: UInt64 = mask("ABCDEFGHIJKLMNOPQRSTUVWXYZ^_`abcdefghijklmnopqrstuvwxyz|~", base: 64)
+
+    private static func mask(_ characters: String, base: UInt8) -> UInt64 {
+        characters.utf8.reduce(0) { $0 | 1 << UInt64($1 - base) }
     }
 }
