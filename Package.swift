@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "ContractModel", swiftSettings: strict),
         .target(name: "CSystemShims"),
         // The HTTP server: platform calls, readiness backends, parser, connections, streams. Knows nothing of contracts.
+        // Its declarations are `public` though it is no product: Swift optimizes across modules (inlining,
+        // generic specialization) only what is public, never `package`, and the mock layer calls it per request.
         .target(name: "HTTPCore", dependencies: ["CSystemShims"], swiftSettings: strict),
         // The mock layer on top: routing, scenarios, validation, fixtures, journal, admin API.
         // The dashboard's files are compiled in (`PackageResources`): no bundle to find at run time.

@@ -1,6 +1,6 @@
 /// Decodes a `Transfer-Encoding: chunked` body incrementally (RFC 9112 §7.1), byte by byte, so a
 /// body that arrives in many reads is scanned once.
-package struct ChunkedDecoder: Sendable {
+public struct ChunkedDecoder: Sendable {
     private enum State: Sendable {
         case size(digits: Int)
         case extensionBytes(count: Int)
@@ -18,12 +18,12 @@ package struct ChunkedDecoder: Sendable {
     private var trailerBytes = 0
     private let limits: HTTPLimits
     /// The decoded body so far.
-    package private(set) var body: [UInt8] = []
+    public private(set) var body: [UInt8] = []
 
-    package init(limits: HTTPLimits) { self.limits = limits }
+    public init(limits: HTTPLimits) { self.limits = limits }
 
     /// Consumes bytes from `bytes`; returns how many were consumed, and whether the body ended.
-    package mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(HTTPParseError) -> (consumed: Int, done: Bool) {
+    public mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(HTTPParseError) -> (consumed: Int, done: Bool) {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -98,7 +98,7 @@ package struct ChunkedDecoder: Sendable {
 
 extension UInt8 {
     /// The value of an ASCII hexadecimal digit (`0-9`, `a-f`, `A-F`), or `nil`.
-    package var hexDigitValue: UInt8? {
+    public var hexDigitValue: UInt8? {
         switch self {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10

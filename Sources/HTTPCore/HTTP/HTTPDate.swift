@@ -1,5 +1,5 @@
 /// IMF-fixdate (RFC 9110 §5.6.7) for the `Date` header, formatted once per second.
-package struct HTTPDate {
+public struct HTTPDate {
     private var second = -1
     private(set) var bytes: [UInt8] = []
 
@@ -7,7 +7,7 @@ package struct HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The header value for the current second, recomputed only when the second changes.
-    package mutating func current() -> [UInt8] {
+    public mutating func current() -> [UInt8] {
         let now = POSIX.wallClock().seconds
         if now != second {
             second = now
@@ -16,20 +16,20 @@ package struct HTTPDate {
         return bytes
     }
 
-    package static func format(_ seconds: Int) -> String {
+    public static func format(_ seconds: Int) -> String {
         let (year, month, day, hour, minute, second, weekday) = POSIX.utcFields(seconds)
         return "\(days[weekday]), \(pad(day)) \(months[month - 1]) \(year) \(pad(hour)):\(pad(minute)):\(pad(second)) GMT"
     }
 
     /// ISO 8601 in UTC with milliseconds, for logs and the journal.
-    package static func iso8601(seconds: Int, milliseconds: Int) -> String {
+    public static func iso8601(seconds: Int, milliseconds: Int) -> String {
         let (year, month, day, hour, minute, second, _) = POSIX.utcFields(seconds)
         let millis = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
         return "\(year)-\(pad(month))-\(pad(day))T\(pad(hour)):\(pad(minute)):\(pad(second)).\(millis)Z"
     }
 
     /// ISO 8601 in UTC to the second, `2026-11-23T10:00:00Z`, for response templates' `{{now}}`.
-    package static func iso8601(seconds: Int) -> String {
+    public static func iso8601(seconds: Int) -> String {
         let (year, month, day, hour, minute, second, _) = POSIX.utcFields(seconds)
         return "\(year)-\(pad(month))-\(pad(day))T\(pad(hour)):\(pad(minute)):\(pad(second))Z"
     }
@@ -38,7 +38,7 @@ package struct HTTPDate {
     /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, every field in range (a leap second, 60, included). The fraction
     /// is a decimal: `.7` is 700 ms.
     /// - Returns: Seconds since 1970 and milliseconds, or `nil` for anything else.
-    package static func parseISO8601(_ text: String) -> (Int, Int)? {
+    public static func parseISO8601(_ text: String) -> (Int, Int)? {
         let bytes = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= bytes.count else { return nil }

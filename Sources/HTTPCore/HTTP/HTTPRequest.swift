@@ -1,24 +1,24 @@
 /// A parsed HTTP/1.x request. Produced by ``HTTPRequestParser``; knows nothing of sockets.
-package struct HTTPRequest: Sendable {
-    package var method: String
+public struct HTTPRequest: Sendable {
+    public var method: String
     /// The request target exactly as sent (origin-form, absolute-form or `*`).
-    package var target: String
+    public var target: String
     /// The path of the target (percent-encoded, without the query).
-    package var path: Substring
+    public var path: Substring
     /// The query of the target, without `?`, or `nil`.
-    package var query: Substring?
-    package var version: HTTPVersion
-    package var headers: HTTPHeaders
-    package var body: [UInt8]
+    public var query: Substring?
+    public var version: HTTPVersion
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
     /// What the framing and connection headers say, gathered in one pass while parsing.
-    package var facts = HeaderFacts()
+    public var facts = HeaderFacts()
 
     /// Stands for bytes that were not a readable request, in the journal and the access log.
-    package static let unreadable = HTTPRequest(method: "-", target: "-", path: "", query: nil, version: .http11,
+    public static let unreadable = HTTPRequest(method: "-", target: "-", path: "", query: nil, version: .http11,
                                         headers: HTTPHeaders(), body: [])
 
     /// Whether the connection stays open after the response (RFC 9112 §9.3).
-    package var keepAlive: Bool {
+    public var keepAlive: Bool {
         if facts.connectionClose { return false }
         return version == .http11 || facts.connectionKeepAlive
     }
@@ -26,15 +26,15 @@ package struct HTTPRequest: Sendable {
 
 /// The headers that decide framing and connection handling, noted while parsing so the hot path
 /// never searches the header list for them.
-package struct HeaderFacts: Sendable {
-    package var hostCount = 0
-    package var hasContentLength = false
-    package var hasTransferEncoding = false
-    package var connectionClose = false
-    package var connectionKeepAlive = false
-    package var expectsContinue = false
+public struct HeaderFacts: Sendable {
+    public var hostCount = 0
+    public var hasContentLength = false
+    public var hasTransferEncoding = false
+    public var connectionClose = false
+    public var connectionKeepAlive = false
+    public var expectsContinue = false
 
-    package mutating func note(name: String, value: String) {
+    public mutating func note(name: String, value: String) {
         switch name.utf8.count {
         case 4 where HTTPHeaders.equal(name, "host"):
             hostCount += 1
@@ -57,23 +57,23 @@ package struct HeaderFacts: Sendable {
 }
 
 /// The protocol version of a request.
-package struct HTTPVersion: Equatable, Sendable {
-    package let minor: UInt8
-    package static let http10 = HTTPVersion(minor: 0)
-    package static let http11 = HTTPVersion(minor: 1)
+public struct HTTPVersion: Equatable, Sendable {
+    public let minor: UInt8
+    public static let http10 = HTTPVersion(minor: 0)
+    public static let http11 = HTTPVersion(minor: 1)
 }
 
 /// Header fields in arrival order, looked up case-insensitively.
-package struct HTTPHeaders: Sendable, Sequence {
-    package private(set) var fields: [(name: String, value: String)] = []
+public struct HTTPHeaders: Sendable, Sequence {
+    public private(set) var fields: [(name: String, value: String)] = []
     /// Bit `n % 64` is set when a name of `n` bytes is present: a lookup of a name no field has the
     /// length of (most requests carry none of the `X-Mock-…` fields asked for each) ends without a
     /// comparison.
     private var nameLengths: UInt64 = 0
 
-    package init() {}
+    public init() {}
 
-    package mutating func append(name: String, value: String) {
+    public mutating func append(name: String, value: String) {
         fields.append((name, value))
         nameLengths |= Self.lengthBit(name)
     }
@@ -82,35 +82,35 @@ package struct HTTPHeaders: Sendable, Sequence {
         1 << UInt64(name.utf8.count & 63)
     }
 
-    package mutating func reserveCapacity(_ count: Int) {
+    public mutating func reserveCapacity(_ count: Int) {
         fields.reserveCapacity(count)
     }
 
     /// The first value of `name`.
-    package subscript(name: String) -> String? {
+    public subscript(name: String) -> String? {
         guard nameLengths & Self.lengthBit(name) != 0 else { return nil }
         return fields.first { Self.equal($0.name, name) }?.value
     }
 
     /// Every value of `name`, in order.
-    package func values(_ name: String) -> [String] {
+    public func values(_ name: String) -> [String] {
         guard nameLengths & Self.lengthBit(name) != 0 else { return [] }
         return fields.filter { Self.equal($0.name, name) }.map(\.value)
     }
 
     /// The comma-separated tokens of every `name` field, lower-cased.
-    package func tokens(_ name: String) -> [String] {
+    public func tokens(_ name: String) -> [String] {
         values(name).flatMap { $0.split(separator: ",") }
             .map { $0.trimmingSpaces().lowercased() }
     }
 
 
-    package var count: Int { fields.count }
+    public var count: Int { fields.count }
 
-    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
     /// ASCII case-insensitive comparison without allocating.
-    package static func equal(_ lhs: String, _ rhs: String) -> Bool {
+    public static func equal(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         var (lhs, rhs) = (lhs, rhs)
         return lhs.withUTF8 { left in
@@ -128,7 +128,7 @@ package struct HTTPHeaders: Sendable, Sequence {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
-    package func trimmingSpaces() -> String {
+    public func trimmingSpaces() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) })
         else { return "" }

@@ -3,8 +3,8 @@
 /// Pure: no sockets, no clocks. The caller passes the unconsumed bytes starting at the current
 /// request each time more arrive; the parser remembers how far it has scanned, so a request that
 /// trickles in byte by byte is still scanned once.
-package struct HTTPRequestParser: Sendable {
-    package enum Outcome {
+public struct HTTPRequestParser: Sendable {
+    public enum Outcome {
         /// A whole request; `consumed` bytes of the buffer belong to it.
         case request(HTTPRequest, consumed: Int)
         case needMore
@@ -19,27 +19,27 @@ package struct HTTPRequestParser: Sendable {
         case chunkedBody(headLength: Int, decoded: Int)
     }
 
-    package let limits: HTTPLimits
+    public let limits: HTTPLimits
     private var state = State.head(scanned: 0)
     private var pending: HTTPRequest?
     private var chunked: ChunkedDecoder?
 
-    package init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
+    public init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
 
     /// Whether the head of the current request has been read and its body is still awaited.
-    package var isReadingBody: Bool {
+    public var isReadingBody: Bool {
         if case .head = state { return false }
         return true
     }
 
     /// Whether the current request asked for `100 Continue` before sending its body.
-    package var awaitsContinue: Bool {
+    public var awaitsContinue: Bool {
         guard let pending else { return false }
         return pending.version == .http11 && pending.facts.expectsContinue
     }
 
     /// Parses from the start of `buffer`, which begins at the current request.
-    package mutating func parse(_ buffer: UnsafeRawBufferPointer) -> Outcome {
+    public mutating func parse(_ buffer: UnsafeRawBufferPointer) -> Outcome {
         do {
             return try step(buffer)
         } catch {
@@ -49,7 +49,7 @@ package struct HTTPRequestParser: Sendable {
     }
 
     /// Parses a complete request from a byte array; for tests and the fuzzer.
-    package static func parseAll(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits()) -> Outcome {
+    public static func parseAll(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits()) -> Outcome {
         var parser = HTTPRequestParser(limits: limits)
         return bytes.withUnsafeBytes { parser.parse($0) }
     }

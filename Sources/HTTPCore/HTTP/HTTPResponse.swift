@@ -1,29 +1,29 @@
 /// A response to send: a status line and header fields encoded once, and a body. Framing headers
 /// (`Content-Length`, `Date`, `Connection`) are added per send by ``HTTPResponseEncoder``.
-package struct HTTPResponse: Sendable {
-    package let status: HTTPStatus
+public struct HTTPResponse: Sendable {
+    public let status: HTTPStatus
     /// `HTTP/1.1 <code> <reason>\r\n` and the header fields, each ending in CRLF.
-    package let head: [UInt8]
-    package var body: [UInt8]
+    public let head: [UInt8]
+    public var body: [UInt8]
 
-    package init(status: HTTPStatus, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(status: HTTPStatus, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.init(status: status, head: HTTPResponseEncoder.statusAndFields(status, headers), body: body)
     }
 
     /// A response whose head was encoded ahead of time (a mock scenario's, prepared at start-up).
-    package init(status: HTTPStatus, head: [UInt8], body: [UInt8]) {
+    public init(status: HTTPStatus, head: [UInt8], body: [UInt8]) {
         self.status = status
         self.head = head
         self.body = body
     }
 
     /// The same response with more header fields after the prepared ones.
-    package func adding(_ fields: [(name: String, value: String)]) -> HTTPResponse {
+    public func adding(_ fields: [(name: String, value: String)]) -> HTTPResponse {
         HTTPResponse(status: status, head: head + HTTPResponseEncoder.fields(fields), body: body)
     }
 
     /// A JSON document as the body.
-    package static func json(_ status: HTTPStatus, _ body: [UInt8], headers: [(name: String, value: String)] = [])
+    public static func json(_ status: HTTPStatus, _ body: [UInt8], headers: [(name: String, value: String)] = [])
         -> HTTPResponse
     {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"),
@@ -33,9 +33,9 @@ package struct HTTPResponse: Sendable {
 }
 
 /// Writes status lines and header sections (RFC 9112 §4, §5). Pure; the `Date` value is passed in.
-package enum HTTPResponseEncoder {
+public enum HTTPResponseEncoder {
     /// How the end of a body is told (RFC 9112 §6.3).
-    package enum Framing {
+    public enum Framing {
         /// `Content-Length`: the announced length (which differs from the body's for `truncated_body`).
         case length(Int)
         /// `Transfer-Encoding: chunked`, for a body produced as it goes.
@@ -46,7 +46,7 @@ package enum HTTPResponseEncoder {
 
     /// The bytes of `response` as they go on the wire: its head, and its body unless the request was
     /// HEAD or the status forbids one (the head then announces what the body would have been).
-    package static func message(_ response: HTTPResponse, keepAlive: Bool, omitBody: Bool, date: [UInt8])
+    public static func message(_ response: HTTPResponse, keepAlive: Bool, omitBody: Bool, date: [UInt8])
         -> (head: [UInt8], body: [UInt8])
     {
         let head = Self.head(response, framing: .length(response.body.count), keepAlive: keepAlive, date: date)
@@ -54,7 +54,7 @@ package enum HTTPResponseEncoder {
     }
 
     /// The full head of `response`, ending with the empty line. The body is written separately, uncopied.
-    package static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: [UInt8]) -> [UInt8] {
+    public static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: [UInt8]) -> [UInt8] {
         var length: Int?
         var framingField: [UInt8] = []
         if !response.status.forbidsBody {
@@ -100,25 +100,25 @@ package enum HTTPResponseEncoder {
     }
 
     /// The size line that starts a chunk of `count` bytes (RFC 9112 §7.1); `crlf` ends it.
-    package static func chunkHead(_ count: Int) -> [UInt8] {
+    public static func chunkHead(_ count: Int) -> [UInt8] {
         Array(String(count, radix: 16).utf8) + crlf
     }
 
-    package static let crlf: [UInt8] = [13, 10]
+    public static let crlf: [UInt8] = [13, 10]
     /// The last chunk and the empty trailer section.
-    package static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+    public static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
     private static let chunkedField = Array("Transfer-Encoding: chunked\r\n".utf8)
 
     /// The status line and `fields`, CRLF-terminated; CR and LF inside names or values are dropped so
     /// no contract value can split the response.
-    package static func statusAndFields(_ status: HTTPStatus, _ fields: [(name: String, value: String)]) -> [UInt8] {
+    public static func statusAndFields(_ status: HTTPStatus, _ fields: [(name: String, value: String)]) -> [UInt8] {
         Array("HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8) + Self.fields(fields)
     }
 
     /// Header field lines, each ending in CRLF. Names keep only token characters and values no control
     /// character but HTAB (RFC 9110 §5.1, §5.5), so no value given to the server can split or bend the
     /// response; the contract loader reports such names and values before they get here.
-    package static func fields(_ fields: [(name: String, value: String)]) -> [UInt8] {
+    public static func fields(_ fields: [(name: String, value: String)]) -> [UInt8] {
         var bytes: [UInt8] = []
         for (name, value) in fields {
             bytes.reserveCapacity(bytes.count + name.utf8.count + value.utf8.count + 4)
@@ -133,7 +133,7 @@ package enum HTTPResponseEncoder {
     }
 
     /// `100 Continue`, for a request that sent `Expect: 100-continue`.
-    package static let continueHead: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    public static let continueHead: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     private static let contentLengthPrefix = Array("Content-Length: ".utf8)
     private static let datePrefix = Array("Date: ".utf8)

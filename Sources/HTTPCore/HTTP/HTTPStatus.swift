@@ -1,39 +1,39 @@
 /// A response status with its reason phrase, which is always sent: FoundationNetworking fails a
 /// status line without one ("Failed writing header").
-package struct HTTPStatus: Equatable, Sendable {
-    package let code: Int
-    package let reason: String
+public struct HTTPStatus: Equatable, Sendable {
+    public let code: Int
+    public let reason: String
 
-    package init(_ code: Int, _ reason: String? = nil) {
+    public init(_ code: Int, _ reason: String? = nil) {
         self.code = code
         self.reason = reason ?? Self.reasons[code] ?? Self.fallbackReason(code)
     }
 
     /// 1xx, 204 and 304 responses never carry a body, nor announce its length (RFC 9110 §6.4.1, §8.6).
-    package var forbidsBody: Bool { code < 200 || code == 204 || code == 304 }
+    public var forbidsBody: Bool { code < 200 || code == 204 || code == 304 }
 
-    package static let ok = HTTPStatus(200)
-    package static let noContent = HTTPStatus(204)
-    package static let badRequest = HTTPStatus(400)
-    package static let unauthorized = HTTPStatus(401)
-    package static let forbidden = HTTPStatus(403)
-    package static let notFound = HTTPStatus(404)
-    package static let methodNotAllowed = HTTPStatus(405)
-    package static let requestTimeout = HTTPStatus(408)
-    package static let contentTooLarge = HTTPStatus(413)
-    package static let uriTooLong = HTTPStatus(414)
-    package static let created = HTTPStatus(201)
-    package static let preconditionFailed = HTTPStatus(412)
-    package static let unprocessableContent = HTTPStatus(422)
-    package static let tooManyRequests = HTTPStatus(429)
-    package static let insufficientStorage = HTTPStatus(507)
-    package static let headerFieldsTooLarge = HTTPStatus(431)
-    package static let internalServerError = HTTPStatus(500)
-    package static let notImplemented = HTTPStatus(501)
-    package static let badGateway = HTTPStatus(502)
-    package static let serviceUnavailable = HTTPStatus(503)
-    package static let gatewayTimeout = HTTPStatus(504)
-    package static let versionNotSupported = HTTPStatus(505)
+    public static let ok = HTTPStatus(200)
+    public static let noContent = HTTPStatus(204)
+    public static let badRequest = HTTPStatus(400)
+    public static let unauthorized = HTTPStatus(401)
+    public static let forbidden = HTTPStatus(403)
+    public static let notFound = HTTPStatus(404)
+    public static let methodNotAllowed = HTTPStatus(405)
+    public static let requestTimeout = HTTPStatus(408)
+    public static let contentTooLarge = HTTPStatus(413)
+    public static let uriTooLong = HTTPStatus(414)
+    public static let created = HTTPStatus(201)
+    public static let preconditionFailed = HTTPStatus(412)
+    public static let unprocessableContent = HTTPStatus(422)
+    public static let tooManyRequests = HTTPStatus(429)
+    public static let insufficientStorage = HTTPStatus(507)
+    public static let headerFieldsTooLarge = HTTPStatus(431)
+    public static let internalServerError = HTTPStatus(500)
+    public static let notImplemented = HTTPStatus(501)
+    public static let badGateway = HTTPStatus(502)
+    public static let serviceUnavailable = HTTPStatus(503)
+    public static let gatewayTimeout = HTTPStatus(504)
+    public static let versionNotSupported = HTTPStatus(505)
 
     private static let reasons: [Int: String] = [
         100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 205: "Reset Content",

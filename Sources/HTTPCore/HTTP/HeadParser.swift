@@ -1,9 +1,9 @@
 /// Parses a request line and header section (without the final empty line) into a request.
-package struct HeadParser {
-    package let bytes: UnsafeRawBufferPointer
-    package let limits: HTTPLimits
+public struct HeadParser {
+    public let bytes: UnsafeRawBufferPointer
+    public let limits: HTTPLimits
 
-    package func parse() throws(HTTPParseError) -> HTTPRequest {
+    public func parse() throws(HTTPParseError) -> HTTPRequest {
         // One pass over the lines; no intermediate arrays.
         guard let requestLine = try line(from: 0) else { throw .bad("empty request") }
         guard requestLine.count <= limits.requestLineBytes else {
@@ -153,7 +153,7 @@ package struct HeadParser {
 
     /// RFC 9110 §5.6.2 tchar.
     @inline(__always)
-    package static func isTokenByte(_ byte: UInt8) -> Bool {
+    public static func isTokenByte(_ byte: UInt8) -> Bool {
         // Bit n of the word for bytes 64n..<64n+64: one shift and mask instead of a switch per byte.
         let word = byte < 64 ? tokenLow : byte < 128 ? tokenHigh : 0
         return word >> UInt64(byte & 63) & 1 == 1

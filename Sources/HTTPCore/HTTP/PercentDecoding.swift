@@ -1,13 +1,13 @@
 /// Percent-decoding of request paths and queries (RFC 3986 §2.1), on contiguous bytes rather than
 /// Characters or string indices.
-package enum PercentDecoding {
+public enum PercentDecoding {
     private typealias Bytes = UnsafeBufferPointer<UInt8>
     private typealias Slice = Bytes.SubSequence
 
     /// The path split into decoded segments, or `nil` for a malformed escape.
     ///
     /// Splitting happens before decoding, so `%2F` stays inside its segment and can never add a level.
-    package static func segments(of path: Substring) -> [String]? {
+    public static func segments(of path: Substring) -> [String]? {
         withBytes(of: path) { bytes in
             var segments: [String] = []
             // What precedes the first "/" is not a segment (so `*` has none).
@@ -24,7 +24,7 @@ package enum PercentDecoding {
     }
 
     /// The query's `name=value` pairs, decoded. A `+` stays a `+`: clients that mean a space send `%20`.
-    package static func queryItems(_ query: Substring?) -> [(name: String, value: String)]? {
+    public static func queryItems(_ query: Substring?) -> [(name: String, value: String)]? {
         guard let query, !query.isEmpty else { return [] }
         return withBytes(of: query) { bytes in
             var items: [(name: String, value: String)] = []
@@ -39,7 +39,7 @@ package enum PercentDecoding {
     }
 
     /// Whether every `%` in `text` starts a valid escape (`%` and two hex digits).
-    package static func isWellFormed(_ text: Substring) -> Bool {
+    public static func isWellFormed(_ text: Substring) -> Bool {
         withBytes(of: text) { bytes in
             var index = bytes.startIndex
             while index < bytes.endIndex {
@@ -60,7 +60,7 @@ package enum PercentDecoding {
     /// an empty string for an item without `=`, or `nil` when there is none. Allocates only the
     /// value it returns. Index loops over the bytes, no slices: this runs for every declared query
     /// parameter of every request.
-    package static func firstValue(of name: String, in query: Substring?) -> String? {
+    public static func firstValue(of name: String, in query: Substring?) -> String? {
         guard let query else { return nil }
         return withBytes(of: query) { bytes in
             var name = name

@@ -1,9 +1,9 @@
 /// A Linux cgroup's CPU quota (`docker --cpus 1.5`, a Kubernetes CPU limit) as a whole number of CPUs,
 /// rounded up. The affinity mask does not show it, and more loop threads than the quota allows only
 /// queue for the same CPU time.
-package enum CPUQuota {
+public enum CPUQuota {
     /// The quota of this process's cgroup (v2, then v1), or `nil` when there is none.
-    package static func current() -> Int? {
+    public static func current() -> Int? {
         let group = POSIX.readFile("/proc/self/cgroup").map { controllerPaths(String(decoding: $0, as: UTF8.self)) }
         for directory in candidates(group ?? [:]) {
             if let text = POSIX.readFile(directory + "/cpu.max").map({ String(decoding: $0, as: UTF8.self) }) {
@@ -18,14 +18,14 @@ package enum CPUQuota {
     }
 
     /// CPUs from cgroup v2's `cpu.max` ("max 100000", or "150000 100000" for 1.5 CPUs → 2).
-    package static func cpus(cpuMax: String) -> Int? {
+    public static func cpus(cpuMax: String) -> Int? {
         let fields = cpuMax.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count == 2 else { return nil }
         return cpus(quota: String(fields[0]), period: String(fields[1]))
     }
 
     /// CPUs from a quota and a period in microseconds; a quota of "max" or -1 means none.
-    package static func cpus(quota: String, period: String) -> Int? {
+    public static func cpus(quota: String, period: String) -> Int? {
         let trim = { (text: String) in text.split(separator: "\n").first.map(String.init) ?? "" }
         guard let quota = Int(trim(quota)), let period = Int(trim(period)), quota > 0, period > 0 else {
             return nil
@@ -35,7 +35,7 @@ package enum CPUQuota {
 
     /// `/proc/self/cgroup` lines ("0::/user.slice", "4:cpu,cpuacct:/docker/abc") as controller → path;
     /// the v2 unified hierarchy is the empty controller.
-    package static func controllerPaths(_ text: String) -> [String: String] {
+    public static func controllerPaths(_ text: String) -> [String: String] {
         var paths: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)

@@ -15,18 +15,18 @@ import Darwin
 /// event), more than ``maximumDirectories`` directories, or a watch the kernel refuses.
 ///
 /// Not thread-safe; ``FixtureStore`` uses it under its lock.
-package final class FileWatcher {
-    package enum Change: Equatable {
+public final class FileWatcher {
+    public enum Change: Equatable {
         case none
         case changed
         /// The watcher can no longer see every change; the caller must stop trusting it for good.
         case unreliable
     }
 
-    package static let maximumDirectories = 1_024
+    public static let maximumDirectories = 1_024
 
     /// Becomes readable when something changed. Event loops poll it and then call ``drain()``.
-    package let descriptor: Int32
+    public let descriptor: Int32
     private let root: String
 
     #if os(Linux)
@@ -43,7 +43,7 @@ package final class FileWatcher {
 
     /// A watcher of every directory under `root`, or `nil` when the platform has no inotify, the
     /// per-user limit of instances is reached, or the tree cannot be watched whole.
-    package static func start(root: String) -> FileWatcher? {
+    public static func start(root: String) -> FileWatcher? {
         #if os(Linux)
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
@@ -56,7 +56,7 @@ package final class FileWatcher {
 
     /// Reads every pending notification. After any change the whole tree is watched again, so a new
     /// directory is covered before the caller re-reads a file.
-    package func drain() -> Change {
+    public func drain() -> Change {
         #if os(Linux)
         var change = Change.none
         var buffer = [UInt8](repeating: 0, count: 4_096)

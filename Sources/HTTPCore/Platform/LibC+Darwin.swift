@@ -4,22 +4,22 @@
 #if canImport(Darwin)
 import Darwin
 
-package enum LibC {
-    package static let name = "Darwin"
+public enum LibC {
+    public static let name = "Darwin"
 
     /// A TCP socket that is not inherited by child processes (Darwin has no SOCK_CLOEXEC).
-    package static func makeStreamSocket(family: Int32) -> Int32 {
+    public static func makeStreamSocket(family: Int32) -> Int32 {
         let fd = socket(family, SOCK_STREAM, 0)
         if fd >= 0 { setCloseOnExec(fd) }
         return fd
     }
 
     /// `SOCK_STREAM` as `addrinfo` and `socket` take it.
-    package static let streamSocketType = SOCK_STREAM
+    public static let streamSocketType = SOCK_STREAM
 
     /// A non-blocking, close-on-exec TCP socket for an outgoing connection that raises no SIGPIPE, or -1 with
     /// `errno` set.
-    package static func makeClientSocket(family: Int32) -> Int32 {
+    public static func makeClientSocket(family: Int32) -> Int32 {
         let fd = socket(family, SOCK_STREAM, 0)
         guard fd >= 0 else { return fd }
         return configuredConnection(fd)
@@ -28,7 +28,7 @@ package enum LibC {
     /// Accepts one connection as a non-blocking, close-on-exec socket that raises no SIGPIPE, or
     /// returns -1 with `errno` set. (Darwin has no accept4. XNU copies O_NONBLOCK and SO_NOSIGPIPE from
     /// the listener, but setting both here does not depend on that.)
-    package static func acceptConnection(_ listener: Int32) -> Int32 {
+    public static func acceptConnection(_ listener: Int32) -> Int32 {
         let fd = Darwin.accept(listener, nil, nil)
         guard fd >= 0 else { return fd }
         return configuredConnection(fd)
@@ -51,7 +51,7 @@ package enum LibC {
     }
 
     /// A non-blocking, close-on-exec pipe: `(read end, write end)`, or `nil` with `errno` set.
-    package static func makePipe() -> (Int32, Int32)? {
+    public static func makePipe() -> (Int32, Int32)? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
         for fd in fds {
@@ -68,24 +68,24 @@ package enum LibC {
     }
 
     /// Writes the vectors to a socket; SO_NOSIGPIPE, set at accept, keeps SIGPIPE away.
-    package static func sendVectors(_ fd: Int32, _ vectors: UnsafeMutablePointer<iovec>, _ count: Int) -> Int {
+    public static func sendVectors(_ fd: Int32, _ vectors: UnsafeMutablePointer<iovec>, _ count: Int) -> Int {
         writev(fd, vectors, Int32(count))
     }
 
     /// Sets the length field that BSD socket addresses carry.
-    package static func setLength(_ address: inout sockaddr_in) {
+    public static func setLength(_ address: inout sockaddr_in) {
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
     }
-    package static func setLength(_ address: inout sockaddr_in6) {
+    public static func setLength(_ address: inout sockaddr_in6) {
         address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
     }
 
-    package static let descriptorLimitResource = RLIMIT_NOFILE
+    public static let descriptorLimitResource = RLIMIT_NOFILE
 
     /// The highest soft descriptor limit `setrlimit` accepts. The hard limit is usually RLIM_INFINITY on
     /// macOS, but a soft limit above `kern.maxfilesperproc` fails with EINVAL (setrlimit(2)); OPEN_MAX
     /// is the documented fallback when the sysctl cannot be read.
-    package static func descriptorCeiling(hardLimit: rlim_t) -> rlim_t {
+    public static func descriptorCeiling(hardLimit: rlim_t) -> rlim_t {
         var perProcess: Int32 = 0
         var size = MemoryLayout<Int32>.size
         let ceiling = sysctlbyname("kern.maxfilesperproc", &perProcess, &size, nil, 0) == 0 && perProcess > 0
@@ -93,12 +93,12 @@ package enum LibC {
         return min(hardLimit, ceiling)
     }
 
-    package static func modificationNanoseconds(_ info: stat) -> Int {
+    public static func modificationNanoseconds(_ info: stat) -> Int {
         Int(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int(info.st_mtimespec.tv_nsec)
     }
 
     /// Processors currently active (`hw.activecpu`, what ProcessInfo.activeProcessorCount reports).
-    package static func availableProcessors() -> Int {
+    public static func availableProcessors() -> Int {
         var active: Int32 = 0
         var size = MemoryLayout<Int32>.size
         if sysctlbyname("hw.activecpu", &active, &size, nil, 0) == 0, active > 0 { return Int(active) }
@@ -107,14 +107,14 @@ package enum LibC {
 
     // MARK: - Threads
 
-    package typealias Thread = pthread_t
-    package typealias ThreadEntry = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
+    public typealias Thread = pthread_t
+    public typealias ThreadEntry = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
 
     /// Creates a joinable thread with `stackSize` bytes of stack (rounded up to whole pages, which
     /// Darwin requires) that runs `entry(context)`. Secondary threads get only 512 KB on Darwin unless
     /// asked.
     /// - Returns: The thread, or the error number pthreads returned.
-    package static func createThread(stackSize: Int, context: UnsafeMutableRawPointer, entry: ThreadEntry)
+    public static func createThread(stackSize: Int, context: UnsafeMutableRawPointer, entry: ThreadEntry)
         -> Result<Thread, ThreadError>
     {
         var attributes = pthread_attr_t()
@@ -129,25 +129,25 @@ package enum LibC {
         return .success(thread)
     }
 
-    package static func joinThread(_ thread: Thread) {
+    public static func joinThread(_ thread: Thread) {
         pthread_join(thread, nil)
     }
 
-    package static func detachThread(_ thread: Thread) {
+    public static func detachThread(_ thread: Thread) {
         pthread_detach(thread)
     }
 
     // MARK: - Calls whose names the wrappers reuse
 
-    package static func exitProcess(_ code: Int32) -> Never { Darwin.exit(code) }
-    package static func closeDescriptor(_ fd: Int32) -> Int32 { Darwin.close(fd) }
-    package static func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    public static func exitProcess(_ code: Int32) -> Never { Darwin.exit(code) }
+    public static func closeDescriptor(_ fd: Int32) -> Int32 { Darwin.close(fd) }
+    public static func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
         Darwin.connect(fd, address, length)
     }
-    package static func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    public static func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         Darwin.read(fd, buffer, count)
     }
-    package static func writeDescriptor(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    public static func writeDescriptor(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         Darwin.write(fd, buffer, count)
     }
 

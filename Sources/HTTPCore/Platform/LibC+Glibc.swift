@@ -4,30 +4,30 @@
 import CSystemShims
 import Glibc
 
-package enum LibC {
-    package static let name = "Glibc"
+public enum LibC {
+    public static let name = "Glibc"
 
     /// A TCP socket that is not inherited by child processes.
-    package static func makeStreamSocket(family: Int32) -> Int32 {
+    public static func makeStreamSocket(family: Int32) -> Int32 {
         socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
 
     /// `SOCK_STREAM` as `addrinfo` and `socket` take it.
-    package static let streamSocketType = Int32(SOCK_STREAM.rawValue)
+    public static let streamSocketType = Int32(SOCK_STREAM.rawValue)
 
     /// A non-blocking, close-on-exec TCP socket for an outgoing connection (SIGPIPE is kept away per send, by
     /// ``sendVectors(_:_:_:)``).
-    package static func makeClientSocket(family: Int32) -> Int32 {
+    public static func makeClientSocket(family: Int32) -> Int32 {
         socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     }
 
     /// Accepts one connection as a non-blocking, close-on-exec socket, or returns -1 with `errno` set.
-    package static func acceptConnection(_ listener: Int32) -> Int32 {
+    public static func acceptConnection(_ listener: Int32) -> Int32 {
         c_system_shims_accept4(listener, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
     }
 
     /// A non-blocking, close-on-exec pipe: `(read end, write end)`, or `nil` with `errno` set.
-    package static func makePipe() -> (Int32, Int32)? {
+    public static func makePipe() -> (Int32, Int32)? {
         var fds: [Int32] = [-1, -1]
         guard c_system_shims_pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { return nil }
         return (fds[0], fds[1])
@@ -35,7 +35,7 @@ package enum LibC {
 
     /// Writes the vectors to a socket. `MSG_NOSIGNAL` keeps a vanished peer from raising SIGPIPE, so an
     /// embedding process keeps its own SIGPIPE disposition.
-    package static func sendVectors(_ fd: Int32, _ vectors: UnsafeMutablePointer<iovec>, _ count: Int) -> Int {
+    public static func sendVectors(_ fd: Int32, _ vectors: UnsafeMutablePointer<iovec>, _ count: Int) -> Int {
         var message = msghdr()
         message.msg_iov = vectors
         message.msg_iovlen = count
@@ -43,21 +43,21 @@ package enum LibC {
     }
 
     /// Sets the length field that BSD socket addresses carry (Linux has none).
-    package static func setLength(_ address: inout sockaddr_in) {}
-    package static func setLength(_ address: inout sockaddr_in6) {}
+    public static func setLength(_ address: inout sockaddr_in) {}
+    public static func setLength(_ address: inout sockaddr_in6) {}
 
-    package static let descriptorLimitResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    public static let descriptorLimitResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 
     /// The highest soft descriptor limit `setrlimit` accepts: Linux honours the hard limit as it is.
-    package static func descriptorCeiling(hardLimit: rlim_t) -> rlim_t { hardLimit }
+    public static func descriptorCeiling(hardLimit: rlim_t) -> rlim_t { hardLimit }
 
-    package static func modificationNanoseconds(_ info: stat) -> Int {
+    public static func modificationNanoseconds(_ info: stat) -> Int {
         Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
     }
 
     /// CPUs this process may use: the affinity mask (`taskset`, a container's `cpuset`), further capped by
     /// a cgroup CPU quota (`docker --cpus`, Kubernetes limits), which the mask does not show.
-    package static func availableProcessors() -> Int {
+    public static func availableProcessors() -> Int {
         let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let affinity = Int(c_system_shims_affinity_cpu_count())
         var count = affinity > 0 ? affinity : max(1, online)
@@ -67,13 +67,13 @@ package enum LibC {
 
     // MARK: - Threads
 
-    package typealias Thread = pthread_t
-    package typealias ThreadEntry = @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
+    public typealias Thread = pthread_t
+    public typealias ThreadEntry = @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
 
     /// Creates a joinable thread with `stackSize` bytes of stack (rounded up to whole pages) that runs
     /// `entry(context)`.
     /// - Returns: The thread, or the error number pthreads returned.
-    package static func createThread(stackSize: Int, context: UnsafeMutableRawPointer, entry: ThreadEntry)
+    public static func createThread(stackSize: Int, context: UnsafeMutableRawPointer, entry: ThreadEntry)
         -> Result<Thread, ThreadError>
     {
         var attributes = pthread_attr_t()
@@ -88,25 +88,25 @@ package enum LibC {
         return .success(thread)
     }
 
-    package static func joinThread(_ thread: Thread) {
+    public static func joinThread(_ thread: Thread) {
         pthread_join(thread, nil)
     }
 
-    package static func detachThread(_ thread: Thread) {
+    public static func detachThread(_ thread: Thread) {
         pthread_detach(thread)
     }
 
     // MARK: - Calls whose names the wrappers reuse
 
-    package static func exitProcess(_ code: Int32) -> Never { Glibc.exit(code) }
-    package static func closeDescriptor(_ fd: Int32) -> Int32 { Glibc.close(fd) }
-    package static func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    public static func exitProcess(_ code: Int32) -> Never { Glibc.exit(code) }
+    public static func closeDescriptor(_ fd: Int32) -> Int32 { Glibc.close(fd) }
+    public static func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
         Glibc.connect(fd, address, length)
     }
-    package static func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    public static func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         Glibc.read(fd, buffer, count)
     }
-    package static func writeDescriptor(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    public static func writeDescriptor(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         Glibc.write(fd, buffer, count)
     }
 }

@@ -7,10 +7,9 @@ import Darwin
 /// A mutex for state shared by the event loops. (`NSLock` is not in FoundationEssentials, and
 /// `Mutex` needs macOS 15.)
 ///
-/// `public`, not `package`, for speed alone (HTTPCore is no product): Swift 6.3 neither inlines nor
+/// `public`, as all of HTTPCore, for speed alone (see Package.swift): Swift 6.3 neither inlines nor
 /// specializes a `package` `@inlinable` generic in another module, so every lock the mock layer took was
-/// an unspecialized generic call with runtime metadata look-ups, about 300 instructions per lock and
-/// six locks per request (callgrind, `Tests/Benchmarks/instructions.sh`).
+/// an unspecialized generic call with runtime metadata look-ups (callgrind, `Tests/Benchmarks/instructions.sh`).
 public final class Lock: @unchecked Sendable {
     // @unchecked: the pthread mutex is the synchronisation itself; it is allocated once and never moved.
     /// Also waited on by ``Condition``.

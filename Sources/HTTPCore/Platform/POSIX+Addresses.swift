@@ -7,7 +7,7 @@ import Darwin
 /// Which addresses are this machine's own: loopback, the peer of a connection, every interface's.
 extension POSIX {
     /// Whether `text` is a numeric loopback address: 127.0.0.0/8, `::1`, or `::ffff:127.x.x.x`.
-    package static func isLoopbackAddress(_ text: String) -> Bool {
+    public static func isLoopbackAddress(_ text: String) -> Bool {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             return UInt32(bigEndian: v4.s_addr) >> 24 == 127
@@ -18,7 +18,7 @@ extension POSIX {
     }
 
     /// Whether the peer of a connected socket is on this machine's loopback interface.
-    package static func isLoopbackPeer(_ fd: Int32) -> Bool {
+    public static func isLoopbackPeer(_ fd: Int32) -> Bool {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let result = withUnsafeMutablePointer(to: &storage) {
@@ -44,7 +44,7 @@ extension POSIX {
 
     /// The numeric addresses of this machine's interfaces that are up, loopback excluded: what a device
     /// on the same network can reach the server at. IPv4 first.
-    package static func interfaceAddresses() -> [String] {
+    public static func interfaceAddresses() -> [String] {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return [] }
         defer { freeifaddrs(list) }
@@ -90,7 +90,7 @@ extension POSIX {
 
     /// The canonical absolute path of `path` with every symbolic link resolved, or `nil` when it does
     /// not exist.
-    package static func realPath(_ path: String) -> String? {
+    public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

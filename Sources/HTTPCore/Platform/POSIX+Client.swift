@@ -9,7 +9,7 @@ import Darwin
 /// and ``POSIX/write(_:_:_:)`` move the bytes.
 extension POSIX {
     /// Why an outgoing connection could not be made or used.
-    package enum ClientError: Error, Equatable {
+    public enum ClientError: Error, Equatable {
         /// The name did not resolve (`getaddrinfo`'s message).
         case nameResolution(String)
         /// Every address refused the connection.
@@ -22,7 +22,7 @@ extension POSIX {
 
     /// The addresses of `host` (a name or a numeric address, IPv4 or IPv6) for TCP to `port`, in the order
     /// the resolver prefers them. `getaddrinfo` blocks: call it off an event loop.
-    package static func resolve(host: String, port: UInt16) -> Result<[SocketAddress], ClientError> {
+    public static func resolve(host: String, port: UInt16) -> Result<[SocketAddress], ClientError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = LibC.streamSocketType
@@ -42,7 +42,7 @@ extension POSIX {
 
     /// A connected, non-blocking TCP socket to the first of `addresses` that accepts before `deadline`
     /// (monotonic nanoseconds).
-    package static func connect(to addresses: [SocketAddress], deadline: UInt64) -> Result<Int32, ClientError> {
+    public static func connect(to addresses: [SocketAddress], deadline: UInt64) -> Result<Int32, ClientError> {
         var failure = ClientError.refused
         for address in addresses {
             let fd = LibC.makeClientSocket(family: address.family)
@@ -78,7 +78,7 @@ extension POSIX {
 
     /// Waits until `fd` is readable (or writable) or `deadline` (monotonic nanoseconds) passes.
     /// - Returns: `nil` when ready (an error or hang-up counts as ready: the next call reports it).
-    package static func wait(_ fd: Int32, forWriting: Bool, deadline: UInt64) -> ClientError? {
+    public static func wait(_ fd: Int32, forWriting: Bool, deadline: UInt64) -> ClientError? {
         while true {
             let now = monotonicNanoseconds()
             guard now < deadline else { return .timedOut }

@@ -7,19 +7,19 @@ import Darwin
 /// Files, read with plain system calls (no Foundation on the request path).
 extension POSIX {
     /// A regular file's modification time in nanoseconds and its size, or `nil` if it is not one.
-    package static func fileStamp(_ path: String) -> (modified: Int, size: Int)? {
+    public static func fileStamp(_ path: String) -> (modified: Int, size: Int)? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return (LibC.modificationNanoseconds(info), Int(info.st_size))
     }
 
     /// Removes the file at `path`, if there is one.
-    package static func removeFile(_ path: String) {
+    public static func removeFile(_ path: String) {
         _ = unlink(path)
     }
 
     /// The whole file, or `nil` if it cannot be read.
-    package static func readFile(_ path: String) -> [UInt8]? {
+    public static func readFile(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -35,24 +35,24 @@ extension POSIX {
 }
 
 /// A file system call that failed, with the path and the operating system's reason.
-package struct FileError: Error, CustomStringConvertible {
-    package let operation: String
-    package let path: String
-    package let reason: String
+public struct FileError: Error, CustomStringConvertible {
+    public let operation: String
+    public let path: String
+    public let reason: String
 
     /// Captures the current `errno`.
     static func current(_ operation: String, _ path: String) -> FileError {
         FileError(operation: operation, path: path, reason: String(cString: strerror(errno)))
     }
 
-    package var description: String { "cannot \(operation) \(path): \(reason)" }
+    public var description: String { "cannot \(operation) \(path): \(reason)" }
 }
 
 extension POSIX {
     /// Replaces the file at `path` with `bytes` so that, whenever the process or the machine stops, the
     /// file holds either its old bytes or all the new ones: written to a temporary file beside it,
     /// flushed to the disk, renamed over it, and the folder flushed so the rename lasts.
-    package static func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+    public static func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .current("create", temporary) }

@@ -6,7 +6,7 @@ import Darwin
 
 /// The C library's mathematics, for the few places that need more than arithmetic (latency draws).
 extension POSIX {
-    package static func naturalLog(_ x: Double) -> Double { log(x) }
-    package static func exponential(_ x: Double) -> Double { exp(x) }
-    package static func cosine(_ x: Double) -> Double { cos(x) }
+    public static func naturalLog(_ x: Double) -> Double { log(x) }
+    public static func exponential(_ x: Double) -> Double { exp(x) }
+    public static func cosine(_ x: Double) -> Double { cos(x) }
 }

@@ -10,21 +10,21 @@ extension POSIX {
     // MARK: - Time
 
     /// Monotonic nanoseconds, for deadlines and durations.
-    package static func monotonicNanoseconds() -> UInt64 {
+    public static func monotonicNanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// Wall-clock seconds and milliseconds since 1970.
-    package static func wallClock() -> (seconds: Int, milliseconds: Int) {
+    public static func wallClock() -> (seconds: Int, milliseconds: Int) {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return (Int(time.tv_sec), Int(time.tv_nsec / 1_000_000))
     }
 
     /// UTC calendar fields of a time: (year, month 1–12, day, hour, minute, second, weekday 0 = Sunday).
-    package static func utcFields(_ seconds: Int) -> (Int, Int, Int, Int, Int, Int, Int) {
+    public static func utcFields(_ seconds: Int) -> (Int, Int, Int, Int, Int, Int, Int) {
         var time = time_t(seconds)
         var fields = tm()
         gmtime_r(&time, &fields)
@@ -33,7 +33,7 @@ extension POSIX {
     }
 
     /// Sleeps the calling thread.
-    package static func sleep(milliseconds: Int) {
+    public static func sleep(milliseconds: Int) {
         usleep(useconds_t(milliseconds * 1_000))
     }
 
@@ -41,12 +41,12 @@ extension POSIX {
 
     /// Processors this process may run on: on Linux the affinity mask and the cgroup CPU quota, on
     /// Darwin the active processor count.
-    package static func availableProcessors() -> Int {
+    public static func availableProcessors() -> Int {
         LibC.availableProcessors()
     }
 
     /// The soft limit on open descriptors, or `nil` if it cannot be read.
-    package static func descriptorLimit() -> Int? {
+    public static func descriptorLimit() -> Int? {
         var limit = rlimit()
         guard getrlimit(LibC.descriptorLimitResource, &limit) == 0 else { return nil }
         return Int(clamping: limit.rlim_cur) // RLIM_INFINITY clamps to Int.max
@@ -55,7 +55,7 @@ extension POSIX {
     /// Raises the soft limit on open descriptors as far as the system accepts, at most to `wanted`.
     /// - Returns: the limit in force afterwards, whether or not it could be raised.
     @discardableResult
-    package static func raiseDescriptorLimit(to wanted: Int = 65_536) -> Int? {
+    public static func raiseDescriptorLimit(to wanted: Int = 65_536) -> Int? {
         var limit = rlimit()
         guard getrlimit(LibC.descriptorLimitResource, &limit) == 0 else { return nil }
         let target = min(rlim_t(wanted), LibC.descriptorCeiling(hardLimit: limit.rlim_max))
@@ -70,24 +70,24 @@ extension POSIX {
 
     /// Stops SIGPIPE from killing the process when a peer vanishes mid-write. The server's own sockets
     /// never raise it; this is for the executable's other writes (a closed stdout pipe).
-    package static func ignoreBrokenPipes() {
+    public static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
 
     /// The value of environment variable `name`, if set.
-    package static func environment(_ name: String) -> String? {
+    public static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 
     /// Ends the process with `code`.
-    package static func exit(_ code: Int32) -> Never {
+    public static func exit(_ code: Int32) -> Never {
         LibC.exitProcess(code)
     }
 
     // MARK: - Output
 
     /// Writes a whole line to standard output or standard error, unbuffered.
-    package static func writeLine(_ text: String, toStandardError: Bool = false) {
+    public static func writeLine(_ text: String, toStandardError: Bool = false) {
         var bytes = Array(text.utf8)
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0

@@ -8,10 +8,10 @@ import Darwin
 /// A signal that arrives before anyone waits stays pending instead of being lost, and the thread that
 /// waits for it never blocks on anything else (a full stdout pipe, a slow start).
 extension POSIX {
-    package enum Signal: CaseIterable, Sendable {
+    public enum Signal: CaseIterable, Sendable {
         case interrupt, terminate, quit, hangUp, user1, user2
 
-        package var number: Int32 {
+        public var number: Int32 {
             switch self {
             case .interrupt: SIGINT
             case .terminate: SIGTERM
@@ -22,7 +22,7 @@ extension POSIX {
             }
         }
 
-        package var name: String {
+        public var name: String {
             switch self {
             case .interrupt: "SIGINT"
             case .terminate: "SIGTERM"
@@ -36,13 +36,13 @@ extension POSIX {
 
     /// Blocks `signals` in the calling thread and in every thread it starts afterwards. Call it before
     /// any thread starts, so no thread is left where the default action (ending the process) applies.
-    package static func blockSignals(_ signals: [Signal]) {
+    public static func blockSignals(_ signals: [Signal]) {
         var set = signalSet(signals)
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     /// Waits until one of `signals` (blocked beforehand) is pending and takes it.
-    package static func waitForSignal(_ signals: [Signal]) -> Signal {
+    public static func waitForSignal(_ signals: [Signal]) -> Signal {
         var set = signalSet(signals)
         while true {
             var number: Int32 = 0

@@ -8,7 +8,7 @@ import Darwin
 extension POSIX {
     /// A non-blocking TCP listener bound to `host:port` (IPv4 or IPv6; `::` is dual-stack where the
     /// system allows). `port` 0 picks a free port.
-    package static func makeListener(host: String, port: UInt16, backlog: Int32) throws(SocketError) -> Int32 {
+    public static func makeListener(host: String, port: UInt16, backlog: Int32) throws(SocketError) -> Int32 {
         let address = try SocketAddress(host: host, port: port)
         let fd = LibC.makeStreamSocket(family: address.family)
         guard fd >= 0 else { throw .failed("socket") }
@@ -35,11 +35,11 @@ extension POSIX {
     }
 
     /// The port a socket is bound to.
-    package static func boundPort(_ fd: Int32) -> UInt16 {
+    public static func boundPort(_ fd: Int32) -> UInt16 {
         SocketAddress.boundPort(of: fd)
     }
 
-    package enum AcceptResult {
+    public enum AcceptResult {
         case accepted(Int32)
         case wouldBlock
         /// Out of file descriptors; the caller sheds the pending connection.
@@ -48,7 +48,7 @@ extension POSIX {
     }
 
     /// Accepts one pending connection as a non-blocking, no-delay socket.
-    package static func accept(_ listener: Int32) -> AcceptResult {
+    public static func accept(_ listener: Int32) -> AcceptResult {
         while true {
             let fd = LibC.acceptConnection(listener)
             if fd >= 0 {
@@ -66,18 +66,18 @@ extension POSIX {
         }
     }
 
-    package static func setNonBlocking(_ fd: Int32) throws(SocketError) {
+    public static func setNonBlocking(_ fd: Int32) throws(SocketError) {
         let flags = fcntl(fd, F_GETFL, 0)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw .failed("fcntl") }
     }
 
     /// Whether `fd` is closed in child processes (FD_CLOEXEC).
-    package static func isCloseOnExec(_ fd: Int32) -> Bool {
+    public static func isCloseOnExec(_ fd: Int32) -> Bool {
         let flags = fcntl(fd, F_GETFD, 0)
         return flags >= 0 && flags & FD_CLOEXEC != 0
     }
 
-    package enum IOResult: Equatable {
+    public enum IOResult: Equatable {
         case bytes(Int)
         case wouldBlock
         /// The peer closed its side (read) or the connection is gone (write).
@@ -85,7 +85,7 @@ extension POSIX {
     }
 
     /// Reads into `buffer`'s free capacity; never blocks.
-    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         while true {
             let count = recv(fd, buffer.baseAddress, buffer.count, 0)
             if count > 0 { return .bytes(count) }
@@ -99,7 +99,7 @@ extension POSIX {
     }
 
     /// Writes `first` and then `second` in one call, gathering them without copying.
-    package static func write(_ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?) -> IOResult {
+    public static func write(_ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?) -> IOResult {
         var vectors = (
             iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
             iovec(iov_base: UnsafeMutableRawPointer(mutating: second?.baseAddress), iov_len: second?.count ?? 0))
@@ -120,33 +120,33 @@ extension POSIX {
     }
 
     /// Closes so that the peer sees a TCP RST instead of an orderly FIN.
-    package static func abort(_ fd: Int32) {
+    public static func abort(_ fd: Int32) {
         var option = linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
         close(fd)
     }
 
     /// Sends FIN after the queued bytes; the peer then reads end-of-stream.
-    package static func shutdownWrite(_ fd: Int32) {
+    public static func shutdownWrite(_ fd: Int32) {
         shutdown(fd, Int32(SHUT_WR))
     }
 
-    package static func close(_ fd: Int32) {
+    public static func close(_ fd: Int32) {
         _ = LibC.closeDescriptor(fd)
     }
 
     /// A non-blocking, close-on-exec self-pipe: `(read end, write end)`, used to wake an event loop.
-    package static func makeWakePipe() throws(SocketError) -> (Int32, Int32) {
+    public static func makeWakePipe() throws(SocketError) -> (Int32, Int32) {
         guard let ends = LibC.makePipe() else { throw .failed("pipe") }
         return ends
     }
 
-    package static func wake(_ fd: Int32) {
+    public static func wake(_ fd: Int32) {
         var byte: UInt8 = 1
         _ = LibC.writeDescriptor(fd, &byte, 1)
     }
 
-    package static func drain(_ fd: Int32) {
+    public static func drain(_ fd: Int32) {
         var scratch = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         while withUnsafeMutableBytes(of: &scratch, { LibC.readDescriptor(fd, $0.baseAddress, $0.count) }) > 0 {}
     }

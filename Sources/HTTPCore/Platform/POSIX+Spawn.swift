@@ -10,14 +10,14 @@ import Darwin
 extension POSIX {
     /// A started child: its standard input (held open by the parent, so it sees end-of-file when the parent
     /// goes away) and its standard output (non-blocking).
-    package struct Child: Sendable {
-        package let pid: Int32
-        package let standardInput: Int32
-        package let standardOutput: Int32
+    public struct Child: Sendable {
+        public let pid: Int32
+        public let standardInput: Int32
+        public let standardOutput: Int32
     }
 
     /// The absolute path of the running executable: `/proc/self/exe` on Linux, `_NSGetExecutablePath` on Darwin.
-    package static func executablePath() -> String? {
+    public static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         #if canImport(Darwin)
         var size = UInt32(buffer.count)
@@ -33,14 +33,14 @@ extension POSIX {
     }
 
     /// Whether `path` names an executable file.
-    package static func isExecutable(_ path: String) -> Bool {
+    public static func isExecutable(_ path: String) -> Bool {
         access(path, X_OK) == 0
     }
 
     /// Starts `path` with `arguments`, its standard input and output on pipes to this process, its standard
     /// error shared with this one, and no signal blocked (this process may block them all for `sigwait`).
     /// - Throws: ``ClientError/failed(_:)`` with the system's reason.
-    package static func spawn(_ path: String, arguments: [String]) throws(ClientError) -> Child {
+    public static func spawn(_ path: String, arguments: [String]) throws(ClientError) -> Child {
         guard let input = LibC.makePipe() else { throw .failed("pipe: " + String(cString: strerror(errno))) }
         guard let output = LibC.makePipe() else {
             close(input.0)
@@ -94,7 +94,7 @@ extension POSIX {
 
     /// Reads `child`'s standard output up to its first newline, waiting until `deadline` (monotonic).
     /// - Returns: the line without its newline, or `nil` if the child closed its output or the deadline passed.
-    package static func readFirstLine(of child: Child, deadline: UInt64) -> String? {
+    public static func readFirstLine(of child: Child, deadline: UInt64) -> String? {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while line.count < 4096 {
@@ -114,7 +114,7 @@ extension POSIX {
     }
 
     /// Whether `child` has ended (it is then reaped), and how: "exited with status N" or "killed by signal N".
-    package static func exitDescription(of child: Child) -> String? {
+    public static func exitDescription(of child: Child) -> String? {
         var status: Int32 = 0
         let result = waitpid(child.pid, &status, WNOHANG)
         if result == 0 { return nil }
@@ -124,7 +124,7 @@ extension POSIX {
     }
 
     /// Closes `child`'s pipes, sends it SIGTERM and reaps it.
-    package static func terminate(_ child: Child) {
+    public static func terminate(_ child: Child) {
         close(child.standardInput)
         close(child.standardOutput)
         kill(child.pid, SIGTERM)

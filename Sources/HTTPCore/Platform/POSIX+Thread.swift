@@ -2,10 +2,10 @@
 extension POSIX {
     /// Loop threads get their stack size explicitly: Darwin gives secondary threads only 512 KB, and a
     /// `ulimit -s` on Linux changes the default too. Only touched pages cost memory.
-    package static let loopThreadStackSize = 8 << 20
+    public static let loopThreadStackSize = 8 << 20
 
     /// Starts `body` on a new joinable thread with `stackSize` bytes of stack.
-    package static func startThread(
+    public static func startThread(
         stackSize: Int = loopThreadStackSize,
         _ body: @escaping @Sendable () -> Void
     ) throws(SocketError) -> ThreadHandle {
@@ -26,12 +26,12 @@ extension POSIX {
         return nil
     }
 
-    package struct ThreadHandle: @unchecked Sendable {
+    public struct ThreadHandle: @unchecked Sendable {
         // @unchecked: a pthread_t is an opaque id, joined once by the owner that started it.
         let thread: LibC.Thread
-        package func join() { LibC.joinThread(thread) }
+        public func join() { LibC.joinThread(thread) }
         /// For a thread nobody will join: its resources go when it ends, and the process may end before it.
-        package func detach() { LibC.detachThread(thread) }
+        public func detach() { LibC.detachThread(thread) }
     }
 
     private final class ThreadBody {

@@ -2,4 +2,4 @@
 /// imports a C library. The wrappers are portable POSIX; the few calls that differ between Glibc and
 /// Darwin come from ``LibC`` (`LibC+Glibc.swift`, `LibC+Darwin.swift`, one file each), and the
 /// readiness backends live in `IO/`.
-package enum POSIX {}
+public enum POSIX {}

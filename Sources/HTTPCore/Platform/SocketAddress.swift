@@ -6,7 +6,7 @@ import Darwin
 
 /// An IPv4 or IPv6 address and port to bind, parsed from what a user types: `127.0.0.1`, `0.0.0.0`,
 /// `localhost`, `::1`, `[::1]`, `::`.
-package struct SocketAddress {
+public struct SocketAddress {
     private enum Storage {
         case v4(sockaddr_in)
         case v6(sockaddr_in6)
@@ -15,7 +15,7 @@ package struct SocketAddress {
     private let storage: Storage
 
     /// - Throws: ``SocketError/invalidAddress(_:)`` when `host` is not a numeric address or `localhost`.
-    package init(host: String, port: UInt16) throws(SocketError) {
+    public init(host: String, port: UInt16) throws(SocketError) {
         var text = host == "localhost" ? "127.0.0.1" : host
         if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         if text.contains(":") {
@@ -44,7 +44,7 @@ package struct SocketAddress {
         }
     }
 
-    package var family: Int32 {
+    public var family: Int32 {
         switch storage {
         case .v4: AF_INET
         case .v6: AF_INET6
@@ -52,12 +52,12 @@ package struct SocketAddress {
     }
 
     /// Whether this is the IPv6 wildcard `::`, which the listener makes dual-stack.
-    package var isIPv6Wildcard: Bool {
+    public var isIPv6Wildcard: Bool {
         guard case .v6(let address) = storage else { return false }
         return withUnsafeBytes(of: address.sin6_addr) { $0.allSatisfy { $0 == 0 } }
     }
 
-    package func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    public func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         switch storage {
         case .v4(var address):
             withUnsafePointer(to: &address) {
@@ -71,7 +71,7 @@ package struct SocketAddress {
     }
 
     /// The port a socket is bound to, IPv4 or IPv6.
-    package static func boundPort(of fd: Int32) -> UInt16 {
+    public static func boundPort(of fd: Int32) -> UInt16 {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let result = withUnsafeMutablePointer(to: &storage) {

@@ -12,7 +12,7 @@ public enum SocketError: Error, Equatable, CustomStringConvertible {
     case unavailableBackend(String)
 
     /// Captures the current `errno` for `operation`.
-    package static func failed(_ operation: String) -> SocketError {
+    public static func failed(_ operation: String) -> SocketError {
         let code = errno
         return .failed(operation: operation, errno: code, reason: String(cString: strerror(code)))
     }
@@ -31,13 +31,13 @@ public enum SocketError: Error, Equatable, CustomStringConvertible {
     }
 
     /// `host:port`, with an IPv6 host in brackets as URLs write it.
-    package static func display(host: String, port: UInt16) -> String {
+    public static func display(host: String, port: UInt16) -> String {
         (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":\(port)"
     }
 }
 
 /// An error number a pthreads call returned (they do not set `errno`).
-package struct ThreadError: Error {
-    package let code: Int32
-    package var reason: String { String(cString: strerror(code)) }
+public struct ThreadError: Error {
+    public let code: Int32
+    public var reason: String { String(cString: strerror(code)) }
 }

@@ -145,11 +145,11 @@ final class EventLoop: @unchecked Sendable {
 }
 
 /// A descriptor an event loop watches besides its sockets, such as a file watcher's.
-package struct WatchedDescriptor: Sendable {
+public struct WatchedDescriptor: Sendable {
     let fd: Int32
     let onReadable: @Sendable () -> Void
 
-    package init(fd: Int32, onReadable: @escaping @Sendable () -> Void) {
+    public init(fd: Int32, onReadable: @escaping @Sendable () -> Void) {
         self.fd = fd
         self.onReadable = onReadable
     }

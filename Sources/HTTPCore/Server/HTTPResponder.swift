@@ -1,7 +1,7 @@
 /// What the HTTP core asks of the layer above it: an answer to each request, and word of what was
 /// sent. Called on event-loop threads, several at once; an implementation keeps its state thread-safe
 /// and never blocks.
-package protocol HTTPResponder: AnyObject, Sendable {
+public protocol HTTPResponder: AnyObject, Sendable {
     /// The reply to a complete request.
     /// - Parameter peerIsLoopback: Whether the client is on this machine's loopback interface.
     func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply

@@ -1,16 +1,16 @@
 /// An HTTP/1.1 server on POSIX sockets: a listener shared by a few event-loop threads, each answering
 /// its connections through an ``HTTPResponder``. Knows nothing of what it serves.
-package final class HTTPServer: Sendable {
-    package struct Configuration: Sendable {
-        package var host: String
-        package var port: UInt16
+public final class HTTPServer: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: UInt16
         /// Event-loop threads (at least one).
-        package var threads: Int
+        public var threads: Int
         /// The readiness API; `nil` chooses ``IOBackend/environmentVariable`` if set, else the platform's best.
-        package var io: IOBackend?
-        package var settings = ServerSettings()
+        public var io: IOBackend?
+        public var settings = ServerSettings()
 
-        package init(host: String, port: UInt16, threads: Int, io: IOBackend?) {
+        public init(host: String, port: UInt16, threads: Int, io: IOBackend?) {
             self.host = host
             self.port = port
             self.threads = threads
@@ -26,22 +26,22 @@ package final class HTTPServer: Sendable {
         var threads: [POSIX.ThreadHandle] = []
     }
 
-    package let configuration: Configuration
+    public let configuration: Configuration
     private let responder: any HTTPResponder
     private let running = Locked(Running())
 
-    package init(configuration: Configuration, responder: any HTTPResponder) {
+    public init(configuration: Configuration, responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
     }
 
     /// The bound port, once started.
-    package var port: UInt16 { running.current.port }
+    public var port: UInt16 { running.current.port }
 
-    package var isRunning: Bool { running.current.listener >= 0 }
+    public var isRunning: Bool { running.current.listener >= 0 }
 
     /// The readiness API the running server uses.
-    package var ioBackend: IOBackend { running.current.backend }
+    public var ioBackend: IOBackend { running.current.backend }
 
     /// Binds the socket and starts the event loops; returns once the server accepts connections.
     /// Calling it on a running server does nothing.
@@ -50,7 +50,7 @@ package final class HTTPServer: Sendable {
     ///   - beforeServing: Called with the bound port once the socket listens and before any connection is
     ///     served, so that what it prints comes before anything a request causes.
     /// - Throws: ``SocketError`` when the address is invalid or in use, or the I/O backend is unavailable.
-    package func start(watching watched: [WatchedDescriptor] = [],
+    public func start(watching watched: [WatchedDescriptor] = [],
                        beforeServing: (_ port: UInt16) -> Void = { _ in }) throws(SocketError) {
         guard running.current.listener < 0 else { return }
         let backend: IOBackend
@@ -91,7 +91,7 @@ package final class HTTPServer: Sendable {
     /// connection and returns when the loops have ended. Safe to call more than once.
     /// - Returns: Whether the server was running.
     @discardableResult
-    package func stop() -> Bool {
+    public func stop() -> Bool {
         let stopped = running.withValue { running in
             defer { running = Running(port: running.port, backend: running.backend) }
             return running

@@ -2,11 +2,11 @@
 /// an event loop never waits on standard output: a harness that reads only the first line, or a pipe
 /// nobody drains, must not stop the server answering. Lines wait in a bounded queue; when it is full
 /// they are dropped, and once output moves again one line says how many.
-package final class LogWriter: @unchecked Sendable {
+public final class LogWriter: @unchecked Sendable {
     // @unchecked: every stored var is touched only inside `condition.withLock`.
 
     /// The process's standard output and standard error are one resource, so there is one writer.
-    package static let shared = LogWriter(capacity: 10_000)
+    public static let shared = LogWriter(capacity: 10_000)
 
     private struct Line {
         let text: String
@@ -26,7 +26,7 @@ package final class LogWriter: @unchecked Sendable {
     }
 
     /// Queues `text` as one line; never blocks on the output.
-    package func write(_ text: String, toStandardError: Bool = false) {
+    public func write(_ text: String, toStandardError: Bool = false) {
         let startThread = condition.withLock {
             guard queue.count < capacity else {
                 dropped += 1
@@ -49,7 +49,7 @@ package final class LogWriter: @unchecked Sendable {
     }
 
     /// Waits up to `seconds` for queued lines to be written (before the process exits).
-    package func flush(seconds: Double = 1) {
+    public func flush(seconds: Double = 1) {
         let deadline = POSIX.monotonicNanoseconds() + UInt64(seconds * 1_000_000_000)
         while condition.withLock({ !queue.isEmpty || writing }), POSIX.monotonicNanoseconds() < deadline {
             POSIX.sleep(milliseconds: 5)

@@ -5,7 +5,7 @@
 ///
 /// A client that leaves, a server that stops or a wait past ``timeout`` cancels it: ``complete(_:)`` then
 /// drops the reply and returns `false`, so a late answer costs nothing.
-package final class PendingReply: Sendable {
+public final class PendingReply: Sendable {
     private struct State {
         var reply: Reply?
         var waker: ReplyStream.Waker?
@@ -16,10 +16,10 @@ package final class PendingReply: Sendable {
 
     /// Nanoseconds the connection waits for the reply before it answers 504 through
     /// ``HTTPResponder/reject(_:reason:)`` itself: a safety net behind the producer's own timeout.
-    package let timeout: UInt64
+    public let timeout: UInt64
     private let state = Locked(State())
 
-    package init(timeoutNanoseconds: UInt64) {
+    public init(timeoutNanoseconds: UInt64) {
         timeout = timeoutNanoseconds
     }
 
@@ -27,7 +27,7 @@ package final class PendingReply: Sendable {
     /// - Returns: `false` when nobody waits for it any more: the client left, the server stopped or the wait
     ///   timed out.
     @discardableResult
-    package func complete(_ reply: Reply) -> Bool {
+    public func complete(_ reply: Reply) -> Bool {
         let (accepted, waker) = state.withValue { state -> (Bool, ReplyStream.Waker?) in
             guard !state.cancelled, state.reply == nil else { return (false, nil) }
             var reply = reply
@@ -45,7 +45,7 @@ package final class PendingReply: Sendable {
     }
 
     /// Whether the reply is no longer wanted.
-    package var isCancelled: Bool { state.withValue { $0.cancelled } }
+    public var isCancelled: Bool { state.withValue { $0.cancelled } }
 
     // MARK: - The connection's side
 

@@ -1,7 +1,7 @@
 /// What the server does with one request: answer it, stream an answer, or misbehave at the transport
 /// level, possibly after a delay. The layer above (``HTTPResponder``) decides; the core carries it out.
-package struct Reply: Sendable {
-    package enum Action: Sendable {
+public struct Reply: Sendable {
+    public enum Action: Sendable {
         /// A finished response, written at once.
         case respond(HTTPResponse)
         /// A response head, then a body the server keeps writing as `stream` produces it (chunked, or
@@ -16,27 +16,27 @@ package struct Reply: Sendable {
 
     // No default values: the initializer sets each field once (with defaults, it stored and then replaced
     // them, about 600 instructions per request).
-    package var action: Action
+    public var action: Action
     /// Milliseconds to wait before carrying out the action.
-    package var delayMs: Int
+    public var delayMs: Int
     /// Close after answering, whatever the request asked.
-    package var closeAfter: Bool
+    public var closeAfter: Bool
     /// What the access log says of the reply besides its status; opaque to the core.
-    package var note: Note
+    public var note: Note
 
-    package init(_ action: Action, delayMs: Int = 0, closeAfter: Bool = false, note: Note = Note()) {
+    public init(_ action: Action, delayMs: Int = 0, closeAfter: Bool = false, note: Note = Note()) {
         self.action = action
         self.delayMs = delayMs
         self.closeAfter = closeAfter
         self.note = note
     }
 
-    package static func respond(_ response: HTTPResponse, note: Note = Note()) -> Reply {
+    public static func respond(_ response: HTTPResponse, note: Note = Note()) -> Reply {
         Reply(.respond(response), note: note)
     }
 
     /// Adds header fields to the response it sends, if it sends one.
-    package mutating func addFields(_ fields: [(name: String, value: String)]) {
+    public mutating func addFields(_ fields: [(name: String, value: String)]) {
         guard !fields.isEmpty else { return }
         switch action {
         case .respond(let response): action = .respond(response.adding(fields))
@@ -47,7 +47,7 @@ package struct Reply: Sendable {
     }
 
     /// The status the reply sends, or `nil` when a transport action sends none.
-    package var status: Int? {
+    public var status: Int? {
         switch action {
         case .respond(let response), .stream(let response, _): response.status.code
         case .transport, .later: nil
@@ -56,13 +56,13 @@ package struct Reply: Sendable {
 
     /// Words for the access log: what answered, the transport action's name, and why; and the
     /// responder's own number for the request, handed back with the reply in ``HTTPResponder/didSend``.
-    package struct Note: Sendable {
-        package var source: String?
-        package var outcome: String?
-        package var reason: String?
-        package var sequence: Int?
+    public struct Note: Sendable {
+        public var source: String?
+        public var outcome: String?
+        public var reason: String?
+        public var sequence: Int?
 
-        package init(source: String? = nil, outcome: String? = nil, reason: String? = nil) {
+        public init(source: String? = nil, outcome: String? = nil, reason: String? = nil) {
             self.source = source
             self.outcome = outcome
             self.reason = reason
@@ -71,7 +71,7 @@ package struct Reply: Sendable {
 }
 
 /// Misbehaviour at the transport level: what a broken server or network does to a client.
-package enum TransportAction: Sendable {
+public enum TransportAction: Sendable {
     /// Abort with a TCP reset (SO_LINGER 0).
     case reset
     /// Close without sending a byte.

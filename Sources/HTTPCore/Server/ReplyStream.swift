@@ -7,7 +7,7 @@
 ///   its socket has taken everything before them, at most once per ``interval``. A producer that has
 ///   something new calls ``notify()``. Nothing waits in memory for a reader that stopped reading: the
 ///   source decides what it has missed once it reads again.
-package final class ReplyStream: Sendable {
+public final class ReplyStream: Sendable {
     private struct State {
         var chunks: [[UInt8]] = []
         var bytes = 0
@@ -29,17 +29,17 @@ package final class ReplyStream: Sendable {
 
     /// The most bytes that may wait unwritten before the consumer is dropped; for a source, the most it is
     /// asked for at once.
-    package let limit: Int
+    public let limit: Int
     /// The least time between two pulls from ``source``, in nanoseconds: a busy producer's output is
     /// written in batches, with one system call per batch instead of one per event.
-    package let interval: UInt64
+    public let interval: UInt64
     /// The body's length when it is known before it is written (a paced fixture): the head announces it
     /// with `Content-Length` and the body goes out as it is, not chunked. `nil`: chunked, or to the close.
-    package let length: Int?
+    public let length: Int?
     private let source: (any ReplyStreamSource)?
     private let state = Locked(State())
 
-    package init(limit: Int = 1 << 20) {
+    public init(limit: Int = 1 << 20) {
         self.limit = limit
         interval = 0
         length = nil
@@ -48,7 +48,7 @@ package final class ReplyStream: Sendable {
 
     /// A stream whose body `source` produces on demand, in parts of at most `limit` bytes, at most once
     /// per `interval` nanoseconds; `length` when the body's size is known up front.
-    package init(source: any ReplyStreamSource, limit: Int, interval: UInt64, length: Int? = nil) {
+    public init(source: any ReplyStreamSource, limit: Int, interval: UInt64, length: Int? = nil) {
         self.limit = limit
         self.interval = interval
         self.length = length
@@ -58,7 +58,7 @@ package final class ReplyStream: Sendable {
     /// Queues `bytes` as the next part of the body.
     /// - Returns: `false` when the consumer is gone (it disconnected or fell behind): stop sending.
     @discardableResult
-    package func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         guard !bytes.isEmpty else { return isOpen }
         let (accepted, waker) = state.withValue { state -> (Bool, Waker?) in
             guard !state.dropped, !state.finished else { return (false, nil) }
@@ -81,7 +81,7 @@ package final class ReplyStream: Sendable {
     /// as its socket and ``interval`` allow.
     /// - Returns: `false` when the consumer is gone: forget the stream.
     @discardableResult
-    package func notify() -> Bool {
+    public func notify() -> Bool {
         let (open, waker) = state.withValue { state -> (Bool, Waker?) in
             guard !state.dropped, !state.finished else { return (false, nil) }
             state.notified = true
@@ -92,7 +92,7 @@ package final class ReplyStream: Sendable {
     }
 
     /// Ends the body once the queued chunks are written.
-    package func finish() {
+    public func finish() {
         let waker = state.withValue { state -> Waker? in
             guard !state.finished, !state.dropped else { return nil }
             state.finished = true
@@ -102,7 +102,7 @@ package final class ReplyStream: Sendable {
     }
 
     /// Whether sends are still accepted.
-    package var isOpen: Bool { state.withValue { !$0.dropped && !$0.finished } }
+    public var isOpen: Bool { state.withValue { !$0.dropped && !$0.finished } }
 
     // MARK: - The connection's side
 
@@ -171,7 +171,7 @@ package final class ReplyStream: Sendable {
     /// The whole body of a stream whose source has an end (a paced body), pulled at once, with the number of
     /// parts a connection would have written one ``interval`` apart; `nil` for any other stream. For callers
     /// without a socket (an in-process dispatcher), which wait the pace out themselves.
-    package func readAll() -> (bytes: [UInt8], parts: Int)? {
+    public func readAll() -> (bytes: [UInt8], parts: Int)? {
         guard let source else { return nil }
         var bytes: [UInt8] = []
         var parts = 0
@@ -205,7 +205,7 @@ package final class ReplyStream: Sendable {
 }
 
 /// What a pulled ``ReplyStream`` reads its body from, on the connection's event loop.
-package protocol ReplyStreamSource: AnyObject, Sendable {
+public protocol ReplyStreamSource: AnyObject, Sendable {
     /// The next part of the body, at most about `maxBytes`, or nothing when there is nothing new; then the
     /// producer calls ``ReplyStream/notify()`` when there is.
     func next(maxBytes: Int) -> [UInt8]
@@ -220,25 +220,25 @@ package protocol ReplyStreamSource: AnyObject, Sendable {
 }
 
 extension ReplyStreamSource {
-    package var isExhausted: Bool { false }
-    package var hasEnd: Bool { false }
+    public var isExhausted: Bool { false }
+    public var hasEnd: Bool { false }
 }
 
 /// A body known in full, handed out in `pieces` parts (cut at `i × size / pieces`), one per pull: with the
 /// stream's interval, the pace of a slow link (bandwidth) or of a body that arrives in pieces (dribble).
-package final class PacedBody: ReplyStreamSource {
+public final class PacedBody: ReplyStreamSource {
     private let bytes: [UInt8]
     /// At least 1, at most the body's size (a part holds a byte at least).
-    package let pieces: Int
+    public let pieces: Int
     private let given = Locked(0)
 
-    package init(_ bytes: [UInt8], pieces: Int) {
+    public init(_ bytes: [UInt8], pieces: Int) {
         self.bytes = bytes
         self.pieces = max(1, min(pieces, bytes.count))
     }
 
     /// The next part; `Int.max` asks for everything left.
-    package func next(maxBytes: Int) -> [UInt8] {
+    public func next(maxBytes: Int) -> [UInt8] {
         given.withValue { given in
             guard given < pieces else { return [] }
             let start = bytes.count * given / pieces
@@ -247,6 +247,6 @@ package final class PacedBody: ReplyStreamSource {
         }
     }
 
-    package var isExhausted: Bool { given.withValue { $0 >= pieces } }
-    package var hasEnd: Bool { true }
+    public var isExhausted: Bool { given.withValue { $0 >= pieces } }
+    public var hasEnd: Bool { true }
 }
