@@ -8,6 +8,9 @@
 # connections each sending that many benchmark requests; prints the difference per request. The server
 # serves the products page as a static fixture from a contract of its own (as run.sh's table does), so
 # the figure compares across versions; TEMPLATED=1 serves the same bytes from a template instead.
+# STAGES=1 also breaks the figure down by stage (parse, route, validate, scenario, body, journal, response
+# head, write), from the inclusive cost of the functions that do each; what the optimizer inlined into
+# the glue, and the event loop's own work, are in "the rest".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PER_CONNECTION=${1:-250}
@@ -67,7 +70,7 @@ threads = [threading.Thread(target=client) for _ in range(connections)]
 PY
 
 instructions() { # requests-per-connection -> total user-space instructions of the run
-    valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.out" \
+    valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.$1.out" \
         "$BIN" --port $PORT --log off --threads 1 --contracts "$WORK/Contracts" --fixtures "$WORK/Fixtures" \
         >/dev/null 2>"$WORK/valgrind.log" &
     SERVER=$!
@@ -80,3 +83,60 @@ instructions() { # requests-per-connection -> total user-space instructions of t
 IDLE=$(instructions 0)
 LOADED=$(instructions "$PER_CONNECTION")
 echo "$(( (LOADED - IDLE) / (PER_CONNECTION * CONNECTIONS) )) user-space instructions per request ($((PER_CONNECTION * CONNECTIONS)) requests)"
+[ -n "${STAGES:-}" ] || exit 0
+# Self cost per source line, summed by source file: code the optimizer inlined keeps its own file, so the
+# stages stay apart whatever was inlined where. The Swift runtime and the C library (reference counting,
+# allocation, copies, string checks) serve every stage and are one line of their own. Start-up and idle
+# work is subtracted with the idle run's figures.
+for run in 0 "$PER_CONNECTION"; do
+    callgrind_annotate --threshold=100 "$WORK/callgrind.$run.out" 2>/dev/null >"$WORK/self.$run.txt"
+    callgrind_annotate --threshold=100 --tree=caller "$WORK/callgrind.$run.out" 2>/dev/null >"$WORK/callers.$run.txt"
+done
+python3 - "$WORK/self.0.txt" "$WORK/self.$PER_CONNECTION.txt" $((PER_CONNECTION * CONNECTIONS)) \
+    "$WORK/callers.0.txt" "$WORK/callers.$PER_CONNECTION.txt" <<'PY'
+import re, sys
+def allocations(path):  # calls of malloc: its callers' counts, listed just above it in the caller tree
+    calls = 0
+    for line in open(path):
+        if not line.strip():
+            calls = 0
+        elif re.search(r"\*\s+\S*:malloc \[", line):
+            return calls
+        elif re.search(r"\)\s+<", line):
+            match = re.search(r"\((\d[\d,]*)x\)", line)
+            calls += int(match.group(1).replace(",", "")) if match else 0
+    return 0
+stages = [  # stage, the source files (under Sources/) whose code does it
+    ("read and dispatch (event loop, connection, buffers)", r"HTTPCore/(Server/(Connection|EventLoop|InboundBuffer|TimerQueue|ConnectionTable)|IO/)"),
+    ("parse the head", r"HTTPCore/HTTP/(HeadParser|HTTPRequestParser|HTTPRequest|ChunkedDecoder)"),
+    ("route (path, router, contract set)", r"MockServer/(Routing/|Admin/ContractReloader)|HTTPCore/HTTP/PercentDecoding"),
+    ("validate (query, headers, body)", r"MockServer/Server/(RequestValidator|BodyValidator)|ContractModel/FieldType"),
+    ("pick the scenario, conditions", r"MockServer/(Scenarios|Conditions)/"),
+    ("fixture body", r"MockServer/Responses/"),
+    ("journal", r"MockServer/(Server/Journal|Admin/(Header|Body)Redaction)"),
+    ("reply and response head", r"HTTPCore/(Server/(Reply|WirePlan)|HTTP/(HTTPResponse|HTTPDate|HTTPStatus))|MockServer/Server/(RequestHandler|CORSPolicy|AccessLog)"),
+    ("write (writev)", r"HTTPCore/(Server/OutboundQueue|Platform/)"),
+]
+def by_stage(path):
+    totals = {}
+    for line in open(path):
+        match = re.match(r"\s*([\d,]+) \([ \d.]+%\)\s+(\S*?):", line)
+        if not match: continue
+        cost, file = int(match.group(1).replace(",", "")), match.group(2)
+        stage = next((name for name, pattern in stages if re.search(pattern, file)), None)
+        if stage is None:
+            stage = "Swift runtime and C library (retain/release, malloc, copies, string checks)" \
+                if "/Sources/" not in file and "<compiler-generated>" not in file else "other code"
+        if "<compiler-generated>" in file: stage = "compiler-generated (copies, destroys, outlined code)"
+        totals[stage] = totals.get(stage, 0) + cost
+    return totals
+idle, loaded, requests = by_stage(sys.argv[1]), by_stage(sys.argv[2]), int(sys.argv[3])
+rows = [(name, (loaded.get(name, 0) - idle.get(name, 0)) // requests) for name in
+        [name for name, _ in stages] + ["compiler-generated (copies, destroys, outlined code)",
+         "Swift runtime and C library (retain/release, malloc, copies, string checks)", "other code"]]
+print("| stage | instructions per request |\n|---|---|")
+for name, value in rows: print(f"| {name} | {value:,} |")
+print(f"| **total** | **{sum(value for _, value in rows):,}** |")
+mallocs = (allocations(sys.argv[5]) - allocations(sys.argv[4])) / requests
+print(f"\nHeap allocations (malloc calls) per request: {mallocs:.2f}")
+PY
