@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Benchmark: the release-built mock-server against nginx serving the same fixture, side by side.
 # Not part of `swift test` or CI.
-# Usage: [BASELINE=<git revision>] [ONLY=endpoints|fixtures|resources|dashboards|throttled] Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
+# Usage: [BASELINE=<git revision>] [ONLY=floor|endpoints|fixtures|resources|dashboards|throttled] Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
 # With BASELINE, that revision is built the same way and measured in the same run, interleaved, for
 # before/after figures (columns "before" and "after/before").
-# Prints one table (req/s and p99 per concurrency, ratio ours/nginx), start-up time, RSS, and a
+# Prints one table (req/s and p99 per concurrency, ratio ours/nginx); then the floor table: ours, the
+# baseline, h2o (one thread), nginx (one worker) and floor.c (Tests/Benchmarks/floor.c: the least work
+# HTTP/1.1 keep-alive can cost) each on one core with one thread, wrk -t1 on the other, at 16, 64,
+# 256 and 1,000 connections and 16 connections pipelining 16 deep: req/s, p99 and the server's CPU
+# time per request (medians of 3, interleaved), ours against the floor, h2o and the baseline; with
+# ours' templated path and a resource's GET /items/{id} against static at 16 (ONLY=floor runs that
+# section alone; it installs h2o and gcc if missing). Then start-up time, RSS, and a
 # URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
 # routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
 # Then start-up on large fixtures: one of 50 MB, and 2,000 files; ONLY=fixtures runs that alone.
@@ -25,10 +31,14 @@ WORK=$(mktemp -d)
 PIDS=()
 BASELINE=${BASELINE:-}
 ONLY=${ONLY:-}
-[ -z "$ONLY" ] || [ "$ONLY" = endpoints ] || [ "$ONLY" = fixtures ] || [ "$ONLY" = resources ] || [ "$ONLY" = dashboards ] \
+[ -z "$ONLY" ] || [ "$ONLY" = floor ] || [ "$ONLY" = endpoints ] || [ "$ONLY" = fixtures ] || [ "$ONLY" = resources ] || [ "$ONLY" = dashboards ] \
     || [ "$ONLY" = throttled ] || {
-    echo "ONLY=$ONLY: the sections that run alone are 'endpoints', 'fixtures', 'resources', 'dashboards' and 'throttled'" >&2
+    echo "ONLY=$ONLY: the sections that run alone are 'floor', 'endpoints', 'fixtures', 'resources', 'dashboards' and 'throttled'" >&2
     exit 2; }
+FLOOR=""
+[ -z "$ONLY" ] || [ "$ONLY" = floor ] && FLOOR=1
+# The floor table's 1,000 connections, on wrk's side and the servers'.
+[ -z "$FLOOR" ] || [ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -ge 4096 ] || ulimit -n 4096
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
@@ -45,6 +55,10 @@ if ! need wrk || ! need nginx; then
     (apt-get install -y wrk nginx-light >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk nginx-light >/dev/null; })
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+if [ -n "$FLOOR" ] && { ! need h2o || ! need cc; }; then
+    echo "installing h2o and gcc (the floor table only)..." >&2
+    (apt-get install -y h2o gcc >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y h2o gcc >/dev/null; })
+fi
 
 # Two or more cores: the servers on the last core, wrk on the first.
 CORES=$(nproc)
@@ -62,6 +76,56 @@ if [ -n "$BASELINE" ]; then
     (cd "$WORK/baseline-src" && swift build "${BASE_RELEASE[@]}" --product mock-server >/dev/null)
     BASE_BIN="$(cd "$WORK/baseline-src" && swift build "${BASE_RELEASE[@]}" --show-bin-path)/mock-server"
 fi
+
+# --- helpers the sections share ------------------------------------------------------------------
+start_server() { # log-file command [arguments...]: on the servers' core, stopped at exit; its PID in STARTED
+    local log=$1
+    shift
+    $SERVER_CPU "$@" >"$log" 2>&1 &
+    STARTED=$!
+    PIDS+=("$STARTED")
+}
+wait_for() { # port path: until it answers 2xx, 5 s at most; otherwise the script stops
+    for _ in $(seq 1 250); do curl -sf -o /dev/null -m 2 "http://127.0.0.1:$1$2" && return 0; sleep 0.02; done
+    echo "port $1 did not answer $2" >&2
+    exit 1
+}
+serves() { # label url file: the script stops unless url answers 200 with exactly the file's bytes
+    local status
+    status=$(curl -s -m 5 -o "$WORK/served" -w '%{http_code}' "$2" || true)
+    if [ "$status" != 200 ] || ! cmp -s "$WORK/served" "$3"; then
+        echo "$1 answers $status with $(wc -c <"$WORK/served") bytes at $2, not 200 with the $(wc -c <"$3") bytes of $3" >&2
+        exit 1
+    fi
+}
+cpu_ticks() { # pid... -> user+system CPU time so far of these processes and their children, in clock ticks
+    local pid
+    for pid in "$@"; do echo "$pid"; pgrep -P "$pid" || true; done \
+        | while read -r pid; do cat "/proc/$pid/stat" 2>/dev/null || true; done | awk '{t += $14 + $15} END {print t + 0}'
+}
+ratio_of() { # a b -> a/b as "1.23x" ("-" when b is 0)
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) printf "-"; else printf "%.2fx", a / b }'
+}
+HZ=$(getconf CLK_TCK)
+# One wrk -t1 run on the client's core. The CPU time is that of the server PIDs given (none: 0).
+measure() { # "server PIDs" port connections path [wrk options...] -> "req/s p99-ms server-CPU-µs-per-request wrk-errors"
+    local pids=$1 port=$2 connections=$3 path=$4 before after out
+    shift 4
+    # shellcheck disable=SC2086 # one word a PID
+    before=$(cpu_ticks $pids)
+    out=$($CLIENT_CPU wrk -t1 -c"$connections" -d"${DURATION}s" --latency "$@" "http://127.0.0.1:$port$path")
+    # shellcheck disable=SC2086
+    after=$(cpu_ticks $pids)
+    awk '/Non-2xx|Socket errors/ {print "  wrk reported on port '"$port"', '"$connections"' connections: " $0 > "/dev/stderr"}' <<<"$out"
+    awk -v t=$((after - before)) -v hz="$HZ" -v port="$port" '
+        /requests in/ {n = $1}
+        /Requests\/sec/ {r = $2}
+        $1 == "99%" {p = $2; if (p ~ /us$/) p = p / 1000; else if (p ~ /ms$/) p = p + 0; else p = p * 1000}
+        /Socket errors/ {gsub(/,/, ""); e += $4 + $6 + $8 + $10}
+        /Non-2xx/ {e += $NF}
+        END {if (!n) {print "wrk completed no request on port " port > "/dev/stderr"; exit 1}
+             printf "%.0f %.3f %.2f %d", r, p, t * 1000000 / hz / n, e}' <<<"$out"
+}
 
 # --- start-up to first response: the median of 10 runs --------------------------------------------
 startup_ms() { # binary first-port request-path [server arguments...] -> milliseconds
@@ -113,10 +177,8 @@ PY
     local servers=("$BIN") ports=(18184) pids=() labels=(ours)
     if [ -n "$BASELINE" ]; then servers+=("$BASE_BIN"); ports+=(18185); labels+=("$BASELINE"); fi
     for i in "${!servers[@]}"; do
-        $SERVER_CPU "${servers[$i]}" --port "${ports[$i]}" --log off --threads 1 "${folders[@]}" \
-            >"$WORK/endpoints-$i.log" 2>&1 &
-        pids+=($!)
-        PIDS+=($!)
+        start_server "$WORK/endpoints-$i.log" "${servers[$i]}" --port "${ports[$i]}" --log off --threads 1 "${folders[@]}"
+        pids+=("$STARTED")
         local answered=""
         for _ in $(seq 1 250); do
             curl -sf -o /dev/null "http://127.0.0.1:${ports[$i]}$first" && { answered=1; break; }
@@ -124,15 +186,11 @@ PY
         done
         [ -n "$answered" ] || { echo "${labels[$i]} did not serve $first:"; cat "$WORK/endpoints-$i.log"; exit 1; }
         for path in "$first" "$last"; do
-            cmp -s <(curl -s "http://127.0.0.1:${ports[$i]}$path") "$dir/Fixtures/bench/item.json" \
-                || { echo "${labels[$i]} serves different bytes at $path" >&2; exit 1; }
+            serves "${labels[$i]}" "http://127.0.0.1:${ports[$i]}$path" "$dir/Fixtures/bench/item.json"
         done
     done
     wrk_rps() { # port path -> req/s
-        local out
-        out=$($CLIENT_CPU wrk -t1 -c16 -d"${DURATION}s" "http://127.0.0.1:$1$2")
-        awk '/Non-2xx|Socket errors/ {print "  wrk reported on port '"$1"': " $0 > "/dev/stderr"}' <<<"$out"
-        awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$out"
+        measure "" "$1" 16 "$2" | awk '{print $1}'
     }
     # Each route three times, the servers and routes interleaved; the best run counts. A ratio suffers
     # twice from the host's bursts of noise, hence one run more than the table's.
@@ -159,7 +217,7 @@ PY
         local startup
         startup=$(startup_ms "${servers[$i]}" $((18200 + 10 * i)) "$first" "${folders[@]}")
         printf '%-14s %14s %14s %16s %17s ms\n' "${labels[$i]}" "${rps[$i-first]}" "${rps[$i-last]}" \
-            "$(awk -v a="${rps[$i-last]}" -v b="${rps[$i-first]}" 'BEGIN { printf "%.2fx", a / b }')" "$startup"
+            "$(ratio_of "${rps[$i-last]}" "${rps[$i-first]}")" "$startup"
     done
     echo "targets: last/first >= 0.9, start-up <= 20 ms; RSS of ours after load $((rss / 1024)).$(((rss % 1024) * 10 / 1024)) MiB"
 }
@@ -199,8 +257,9 @@ PY
 }
 
 # --- a resource's item from the store against a static fixture of the same bytes; POST throughput --
-resources() {
-    local dir="$WORK/resources" port=18186
+# Its contract folder in $WORK/resources-<port>; the server's PID in STARTED.
+start_resources() { # port: a store of items (/items) and a static fixture of one item's bytes (/static/{id})
+    local dir="$WORK/resources-$1"
     python3 - "$dir" <<'PY'
 import json, os, sys
 root = sys.argv[1]
@@ -214,21 +273,25 @@ json.dump({"domain": "bench",
                           "scenarios": [{"name": "success", "status": 200, "body": "item.json", "expect": "success"}]}]},
           open(root + "/Contracts/bench.json", "w"))
 PY
+    start_server "$dir.log" "$BIN" --port "$1" --log off --threads 1 --contracts "$dir/Contracts" --fixtures "$dir/Fixtures"
+    wait_for "$1" /static/1
+    serves "the static fixture" "http://127.0.0.1:$1/static/1" "$dir/Fixtures/item.json"
+    serves "the store" "http://127.0.0.1:$1/items/1" "$dir/Fixtures/item.json"
+}
+
+resources() {
+    local port=18186 dir="$WORK/resources-18186"
+    start_resources $port
+    local pid=$STARTED
     cat > "$dir/post.lua" <<'LUA'
 wrk.method = "POST"
 wrk.body = '{"productId":7,"quantity":1}'
 wrk.headers["Content-Type"] = "application/json"
 LUA
-    $SERVER_CPU "$BIN" --port $port --log off --threads 1 --contracts "$dir/Contracts" --fixtures "$dir/Fixtures" \
-        >"$WORK/resources.log" 2>&1 &
-    local pid=$!
-    PIDS+=($pid)
-    for _ in $(seq 1 250); do curl -sf -o /dev/null "http://127.0.0.1:$port/static/1" && break; sleep 0.02; done
-    cmp -s <(curl -s "http://127.0.0.1:$port/items/1") "$dir/Fixtures/item.json" \
-        || { echo "the store serves different bytes from the static fixture" >&2; exit 1; }
     rps() { # path [wrk options...] -> req/s
-        local path=$1; shift
-        $CLIENT_CPU wrk -t1 -c16 -d"${DURATION}s" "$@" "http://127.0.0.1:$port$path" | awk '/Requests\/sec/ {printf "%.0f", $2}'
+        local path=$1
+        shift
+        measure "" $port 16 "$path" "$@" | awk '{print $1}'
     }
     local static_rps=0 store_rps=0 value
     for _ in 1 2; do
@@ -241,7 +304,7 @@ LUA
     echo
     echo "resource store: GET of one item against a static fixture of the same bytes (wrk -t1 -c16, best of two), and POST"
     printf '%-22s %14s\n' "static fixture" "$static_rps req/s"
-    printf '%-22s %14s %10s\n' "GET /items/{id}" "$store_rps req/s" "$(awk -v a="$store_rps" -v b="$static_rps" 'BEGIN { printf "%.2fx", a / b }')"
+    printf '%-22s %14s %10s\n' "GET /items/{id}" "$store_rps req/s" "$(ratio_of "$store_rps" "$static_rps")"
     printf '%-22s %14s\n' "POST /items" "$post_rps req/s"
     echo "target: GET /items/{id} >= 0.7x the static fixture"
 }
@@ -254,25 +317,19 @@ dashboards() {
     cp "$ROOT/Fixtures/products/list.json" "$dir/Fixtures/list.json"
     echo '{"domain": "bench", "endpoints": [{"id": "list", "method": "GET", "path": "/bench/list",
       "scenarios": [{"name": "success", "status": 200, "body": "list.json", "expect": "success"}]}]}' >"$dir/Contracts/bench.json"
-    local servers=("$BIN") labels=(ours) ports=($port)
+    local servers=("$BIN") labels=(ours) ports=("$port")
     if [ -n "$BASELINE" ]; then servers+=("$BASE_BIN"); labels+=("$BASELINE"); ports+=($((port + 1))); fi
     local pids=()
     for i in "${!servers[@]}"; do
-        $SERVER_CPU "${servers[$i]}" --port "${ports[$i]}" --log off --threads 1 --contracts "$dir/Contracts" \
-            --fixtures "$dir/Fixtures" >"$WORK/dashboards-$i.log" 2>&1 &
-        pids+=($!)
-        PIDS+=($!)
-        for _ in $(seq 1 250); do curl -sf -o /dev/null "http://127.0.0.1:${ports[$i]}$path" && break; sleep 0.02; done
+        start_server "$WORK/dashboards-$i.log" "${servers[$i]}" --port "${ports[$i]}" --log off --threads 1 \
+            --contracts "$dir/Contracts" --fixtures "$dir/Fixtures"
+        pids+=("$STARTED")
+        wait_for "${ports[$i]}" "$path"
     done
-    ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
     rps() { # port -> "req/s server-CPU-µs-per-request" (CPU time is steadier than req/s on a shared host)
-        local pid=${pids[0]} before after out
+        local pid=${pids[0]}
         [ "$1" = "${ports[0]}" ] || pid=${pids[1]}
-        before=$(ticks "$pid")
-        out=$($CLIENT_CPU wrk -t1 -c16 -d"${DURATION}s" "http://127.0.0.1:$1$path")
-        after=$(ticks "$pid")
-        awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" '/requests in/ {n = $1} /Requests\/sec/ {r = $2}
-            END {printf "%.0f %.2f", r, t * 1000000 / hz / n}' <<<"$out"
+        measure "$pid" "$1" 16 "$path" | awk '{print $1, $3}'
     }
     with_readers() { # port run -> req/s with $readers readers of /__mock/events (one python process, on the client's core)
         $CLIENT_CPU python3 - "$1" "$readers" "$WORK/readers-$1-$2.txt" <<'PY' &
@@ -325,9 +382,9 @@ PY
         local events missed
         read -r events missed <"$WORK/readers-${ports[$i]}-3.txt"
         printf '%-14s %14s %16s %10s %22s %10s %30s\n' "${labels[$i]}" "${none[$i]} req/s" "${with[$i]} req/s" \
-            "$(awk -v a="${with[$i]}" -v b="${none[$i]}" 'BEGIN { printf "%.2fx", a / b }')" \
+            "$(ratio_of "${with[$i]}" "${none[$i]}")" \
             "${none_cpu[$i]} / ${with_cpu[$i]} us" \
-            "$(awk -v a="${none_cpu[$i]}" -v b="${with_cpu[$i]}" 'BEGIN { printf "%.2fx", a / b }')" \
+            "$(ratio_of "${none_cpu[$i]}" "${with_cpu[$i]}")" \
             "$((events / readers)) read, $((missed / readers)) missed"
     done
     echo "target: with/none >= 0.95 (req/s; CPU: requests per CPU second, with/none)"
@@ -398,7 +455,7 @@ JSON
     (ulimit -n 8192; exec $SERVER_CPU "$BIN" --port $port --log off --threads 1 --contracts "$dir/Contracts" \
         --fixtures "$dir/Fixtures") >"$WORK/throttled.log" 2>&1 &
     local pid=$!
-    PIDS+=($pid)
+    PIDS+=("$pid")
     for _ in $(seq 1 250); do curl -sf -o /dev/null -m 2 "http://127.0.0.1:$port/__mock/health" && break; sleep 0.02; done
     local ticks before after threads_during
     ticks=$(getconf CLK_TCK)
@@ -422,6 +479,145 @@ JSON
     printf '%-34s %s\n' "server resident memory" "$((rss_during / 1024)) MiB"
     printf '%-34s %s\n' "server CPU" "$(awk -v t="$((after - before))" -v hz="$ticks" -v d="$DURATION" 'BEGIN { printf "%.0f%% of one core", 100 * t / hz / d }')"
     grep -E "Socket errors|Non-2xx" "$out" || true
+}
+
+# --- the floor: ours against h2o, nginx and the least work HTTP/1.1 keep-alive can cost ------------
+# Ours and nginx as the table started them, the baseline, h2o and floor.c (Tests/Benchmarks/floor.c),
+# each on the servers' core with one thread, serve the table's fixture at its path; wrk -t1 on the
+# other core. A server's CPU per request: its user+system time during a run (with its children's:
+# nginx's worker, h2o's crash reporter) over the requests wrk completed. Medians of 3, interleaved.
+# Then ours' templated path and a resource's GET /items/{id} against static, at 16 connections.
+floor_table() {
+    local h2o_port=18176 floor_port=18177 resource_port=18178
+    # h2o 2.2.5: one thread, no access log, keep-alive. Its header section is 181 bytes to the 210 of
+    # ours and floor.c (no X-Mock-* fields; its Last-Modified dropped and Cache-Control set as ours has
+    # them, an Accept-Ranges left): the same 5,466-byte body, 29 bytes less a response.
+    mkdir -p "$WORK/h2o"
+    {
+        [ "$(id -u)" != 0 ] || echo "user: root" # as root and without it, h2o serves as nobody
+        cat <<CONF
+num-threads: 1
+access-log: /dev/null
+http1-request-timeout: 60
+send-server-name: OFF
+file.etag: OFF
+hosts:
+  default:
+    listen:
+      host: 127.0.0.1
+      port: $h2o_port
+    paths:
+      /api/products:
+        file.file: $ROOT/$FIXTURE
+        header.unset: last-modified
+        header.set: "Cache-Control: no-store"
+CONF
+    } >"$WORK/h2o/h2o.conf"
+    # As wrk's scripts/pipeline.lua: the requests concatenated, sent in one write; wrk counts each response.
+    cat >"$WORK/pipeline.lua" <<'LUA'
+init = function(args)
+   local r = {}
+   for i = 1, 16 do r[i] = wrk.format(nil, nil) end
+   req = table.concat(r)
+end
+request = function()
+   return req
+end
+LUA
+    cc -O2 -o "$WORK/floor" "$ROOT/Tests/Benchmarks/floor.c"
+    start_server "$WORK/h2o/h2o.log" h2o -c "$WORK/h2o/h2o.conf"
+    local h2o_pid=$STARTED
+    start_server "$WORK/floor.log" "$WORK/floor" $floor_port "$ROOT/$FIXTURE"
+    local floor_pid=$STARTED
+    wait_for $h2o_port "$TARGET"
+    wait_for $floor_port "$TARGET"
+    serves h2o "http://127.0.0.1:$h2o_port$TARGET" "$FIXTURE"
+    serves floor.c "http://127.0.0.1:$floor_port$TARGET" "$FIXTURE"
+    start_resources $resource_port
+    local resource_pid=$STARTED
+
+    local labels=(ours) ports=("$OUR_PORT") pids=("$OUR_PID")
+    if [ -n "$BASELINE" ]; then labels+=("$BASELINE"); ports+=("$BASE_PORT"); pids+=("$BASE_PID"); fi
+    labels+=(h2o nginx floor.c)
+    ports+=("$h2o_port" "$NGINX_PORT" "$floor_port")
+    pids+=("$h2o_pid" "$NGINX_PID" "$floor_pid")
+    local h2o=$((${#labels[@]} - 3)) floor=$((${#labels[@]} - 1)) loads=(16 64 256 1000 16x16)
+    # Ours at 16 connections on other paths: the templated copy; the resource's static item and store item.
+    local path_labels=("templated GET /api/products/templated" "static GET /static/1 (the item's bytes)" "store GET /items/1")
+    local path_pids=("$OUR_PID" "$resource_pid" "$resource_pid")
+    local path_ports=("$OUR_PORT" "$resource_port" "$resource_port")
+    local path_targets=("$TEMPLATED" /static/1 /items/1)
+    local path_bytes=("$(wc -c <"$FIXTURE")" "$(wc -c <"$WORK/resources-$resource_port/Fixtures/item.json")")
+    path_bytes+=("${path_bytes[1]}")
+
+    declare -A runs=() # "server load" or "path n" -> one line a run: "req/s p99 CPU-µs errors"
+    local run load i result pid
+    for run in 1 2 3; do
+        echo "floor table: run $run of 3..." >&2
+        for load in "${loads[@]}"; do
+            local connections=$load options=()
+            if [ "$load" = 16x16 ]; then connections=16; options=(-s "$WORK/pipeline.lua"); fi
+            for i in "${!labels[@]}"; do
+                result=$(measure "${pids[$i]}" "${ports[$i]}" "$connections" "$TARGET" "${options[@]}")
+                runs["$i $load"]+="$result"$'\n'
+            done
+        done
+        for i in "${!path_labels[@]}"; do
+            result=$(measure "${path_pids[$i]}" "${path_ports[$i]}" 16 "${path_targets[$i]}")
+            runs["path $i"]+="$result"$'\n'
+        done
+    done
+    for pid in "$h2o_pid" "$floor_pid" "$resource_pid"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+
+    cell() { # key field -> the median of that field over the runs (field 4, wrk's errors: their sum)
+        if [ "$2" = 4 ]; then awk 'NF {s += $4} END {print s + 0}' <<<"${runs[$1]}"; return; fi
+        awk -v f="$2" 'NF {print $f}' <<<"${runs[$1]}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
+    }
+    echo
+    echo "the floor: GET $TARGET ($(wc -c <"$FIXTURE")-byte body), each server on one core with one thread, wrk -t1 on the other;"
+    echo "${DURATION}s per run, medians of 3, servers interleaved; 16x16: 16 connections, 16 requests pipelined per write"
+    echo "(no p99 there: wrk's latency percentiles come out wrong, often 0, with pipelining; wrk issue 236);"
+    echo "CPU: the server's user+system time per request completed; ratios are the row's server over floor.c, h2o${BASELINE:+ and $BASELINE}"
+    echo
+    local header="| server | conns | req/s | p99 ms | CPU µs/req | CPU/floor | req/s vs h2o | p99 vs h2o |" rule="|---|---:|---:|---:|---:|---:|---:|---:|"
+    if [ -n "$BASELINE" ]; then header+=" req/s vs $BASELINE | CPU vs $BASELINE |"; rule+="---:|---:|"; fi
+    echo "$header wrk errors |"
+    echo "$rule---:|"
+    local rps p99 cpu row
+    for load in "${loads[@]}"; do
+        for i in "${!labels[@]}"; do
+            rps=$(cell "$i $load" 1); p99=$(cell "$i $load" 2); cpu=$(cell "$i $load" 3)
+            local p99_ratio
+            p99_ratio=$(ratio_of "$p99" "$(cell "$h2o $load" 2)")
+            [ "$load" != 16x16 ] || { p99="n/a"; p99_ratio="n/a"; }
+            row="| ${labels[$i]} | $load | $rps | $p99 | $cpu | $(ratio_of "$cpu" "$(cell "$floor $load" 3)")"
+            row+=" | $(ratio_of "$rps" "$(cell "$h2o $load" 1)") | $p99_ratio |"
+            if [ -n "$BASELINE" ] && [ "$i" = 0 ]; then
+                row+=" $(ratio_of "$rps" "$(cell "1 $load" 1)") | $(ratio_of "$cpu" "$(cell "1 $load" 3)") |"
+            elif [ -n "$BASELINE" ]; then
+                row+=" | |"
+            fi
+            echo "$row $(cell "$i $load" 4) |"
+        done
+    done
+    echo
+    echo "ours on other paths, wrk -t1 -c16 (medians of 3, interleaved with the table); each against the static path of the same bytes"
+    echo
+    echo "| path | body bytes | req/s | CPU µs/req | req/s vs static | CPU vs static |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    local static_rps static_cpu
+    static_rps=$(cell "0 16" 1); static_cpu=$(cell "0 16" 3)
+    echo "| static GET /api/products | ${path_bytes[0]} | $static_rps | $static_cpu | 1.00x | 1.00x |"
+    for i in "${!path_labels[@]}"; do
+        rps=$(cell "path $i" 1); cpu=$(cell "path $i" 3)
+        # The store's item is set against the static fixture of its own bytes, the row above it.
+        if [ "$i" = 2 ]; then static_rps=$(cell "path 1" 1); static_cpu=$(cell "path 1" 3); fi
+        if [ "$i" = 1 ]; then
+            echo "| ${path_labels[$i]} | ${path_bytes[$i]} | $rps | $cpu | | |"
+        else
+            echo "| ${path_labels[$i]} | ${path_bytes[$i]} | $rps | $cpu | $(ratio_of "$rps" "$static_rps") | $(ratio_of "$cpu" "$static_cpu") |"
+        fi
+    done
 }
 
 if [ "$ONLY" = throttled ]; then
@@ -458,7 +654,8 @@ worker_processes 1;
 daemon off;
 pid $WORK/nginx/nginx.pid;
 error_log $WORK/nginx/error.log warn;
-events { worker_connections 1024; }
+# 4,096: the floor table has 1,000 connections.
+events { worker_connections 4096; }
 http {
     access_log off;
     keepalive_requests 1000000;
@@ -474,8 +671,8 @@ http {
     }
 }
 CONF
-$SERVER_CPU "$NGINX" -c "$WORK/nginx/nginx.conf" &
-PIDS+=($!)
+start_server "$WORK/nginx/stderr.log" "$NGINX" -c "$WORK/nginx/nginx.conf"
+NGINX_PID=$STARTED
 
 # --- the contracts: the fixture at the same path, static; and for ours a templated copy -----------
 python3 - "$WORK" "$ROOT/$FIXTURE" <<'PY'
@@ -503,41 +700,36 @@ json.dump({"domain": "templated", "endpoints": [endpoint("templated", "/api/prod
 PY
 
 # --- ours: one event-loop thread, like nginx's one worker ---------------------------------------
-$SERVER_CPU "$BIN" --port $OUR_PORT --log off --threads 1 \
-    --contracts "$WORK/dynamic/Contracts" --fixtures "$WORK/dynamic/Fixtures" >"$WORK/ours.log" 2>&1 &
-OUR_PID=$!
-PIDS+=($OUR_PID)
+start_server "$WORK/ours.log" "$BIN" --port $OUR_PORT --log off --threads 1 \
+    --contracts "$WORK/dynamic/Contracts" --fixtures "$WORK/dynamic/Fixtures"
+OUR_PID=$STARTED
 sleep 0.2
 kill -0 $OUR_PID 2>/dev/null || { echo "our server did not start:"; cat "$WORK/ours.log"; exit 1; }
 
-wait_for() { for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$1$TARGET" && return 0; sleep 0.02; done; echo "port $1 did not answer" >&2; exit 1; }
-wait_for $OUR_PORT
-wait_for $NGINX_PORT
+wait_for $OUR_PORT "$TARGET"
+wait_for $NGINX_PORT "$TARGET"
 if [ -n "$BASELINE" ]; then
-    $SERVER_CPU "$BASE_BIN" --port $BASE_PORT --log off --threads 1 \
-        --contracts "$WORK/static/Contracts" --fixtures "$WORK/static/Fixtures" >"$WORK/baseline.log" 2>&1 &
-    PIDS+=($!)
-    wait_for $BASE_PORT
+    start_server "$WORK/baseline.log" "$BASE_BIN" --port $BASE_PORT --log off --threads 1 \
+        --contracts "$WORK/static/Contracts" --fixtures "$WORK/static/Fixtures"
+    BASE_PID=$STARTED
+    wait_for $BASE_PORT "$TARGET"
+    serves "$BASELINE" "http://127.0.0.1:$BASE_PORT$TARGET" "$FIXTURE"
 fi
-cmp -s <(curl -s "http://127.0.0.1:$OUR_PORT$TARGET") "$FIXTURE" || { echo "ours serves different bytes" >&2; exit 1; }
-cmp -s <(curl -s "http://127.0.0.1:$NGINX_PORT$TARGET") "$FIXTURE" || { echo "nginx serves different bytes" >&2; exit 1; }
+serves ours "http://127.0.0.1:$OUR_PORT$TARGET" "$FIXTURE"
+serves nginx "http://127.0.0.1:$NGINX_PORT$TARGET" "$FIXTURE"
 TEMPLATED="/api/products/templated?page_no=1&items_per_page=20"
-cmp -s <(curl -s "http://127.0.0.1:$OUR_PORT$TEMPLATED") "$FIXTURE" || { echo "the template renders different bytes" >&2; exit 1; }
+serves "the template" "http://127.0.0.1:$OUR_PORT$TEMPLATED" "$FIXTURE"
+
+if [ "$ONLY" = floor ]; then
+    floor_table
+    exit 0
+fi
 
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 RSS_IDLE=$(rss_kib $OUR_PID)
 
-# wrk prints "Requests/sec: N" and, with --latency, a "99%  1.23ms" line.
 run_wrk() { # port connections [target] -> "rps p99ms"
-    local out
-    out=$($CLIENT_CPU wrk -t1 -c"$2" -d"${DURATION}s" --latency "http://127.0.0.1:$1${3:-$TARGET}")
-    local rps p99
-    rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
-    p99=$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub("us","",v); v=v/1000} else if (v ~ /ms$/) {sub("ms","",v)} else if (v ~ /s$/) {sub("s","",v); v=v*1000}; print v}' <<<"$out")
-    local errors
-    errors=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$out")
-    [ -n "$errors" ] && echo "  wrk reported on port $1, $2 connections: $errors" >&2
-    echo "$rps $p99"
+    measure "" "$1" "$2" "${3:-$TARGET}" | awk '{print $1, $2}'
 }
 
 best() { # keep the higher req/s of two runs and the lower p99
@@ -557,16 +749,18 @@ for connections in 1 16 64; do
     [ -n "$BASELINE" ] && b2=$(run_wrk $BASE_PORT $connections)
     ours=$(best "$o1" "$o2"); theirs=$(best "$n1" "$n2")
     read -r ours_rps ours_p99 <<<"$ours"; read -r nginx_rps nginx_p99 <<<"$theirs"
-    ratio=$(awk -v a="$ours_rps" -v b="$nginx_rps" 'BEGIN { printf "%.2fx", a / b }')
+    ratio=$(ratio_of "$ours_rps" "$nginx_rps")
     printf '%-12s %14s %14s %8s %10sms %10sms' "$connections" "$ours_rps" "$nginx_rps" "$ratio" "$ours_p99" "$nginx_p99"
     if [ -n "$BASELINE" ]; then
         read -r base_rps base_p99 <<<"$(best "$b1" "$b2")"
-        change=$(awk -v a="$ours_rps" -v b="$base_rps" 'BEGIN { printf "%.2fx", a / b }')
+        change=$(ratio_of "$ours_rps" "$base_rps")
         printf ' %14s %10sms %13s' "$base_rps" "$base_p99" "$change"
     fi
     echo
 done
 RSS_LOADED=$(rss_kib $OUR_PID)
+
+floor_table
 
 # --- a templated fixture against the static one, same server, same bytes -------------------------
 echo
@@ -577,7 +771,7 @@ for connections in 16 64; do
     s2=$(run_wrk $OUR_PORT $connections); t2=$(run_wrk $OUR_PORT $connections "$TEMPLATED")
     read -r static_rps _ <<<"$(best "$s1" "$s2")"; read -r templated_rps _ <<<"$(best "$t1" "$t2")"
     printf '%-12s %14s %16s %17s\n' "$connections" "$static_rps" "$templated_rps" \
-        "$(awk -v a="$templated_rps" -v b="$static_rps" 'BEGIN { printf "%.2fx", a / b }')"
+        "$(ratio_of "$templated_rps" "$static_rps")"
 done
 echo "target: templated/static >= 0.6"
 
