@@ -1,0 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C library's byte search, which scans a vector at a time where a Swift loop takes a byte.
+extension POSIX {
+    /// The index of the first `byte` in `bytes[range]`, or `nil`.
+    @inline(__always)
+    public static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        guard let base = bytes.baseAddress, !range.isEmpty else { return nil }
+        return memchr(base + range.lowerBound, Int32(byte), range.count).map { UnsafeRawPointer($0) - base }
+    }
+}
