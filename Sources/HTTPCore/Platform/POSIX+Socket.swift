@@ -119,6 +119,27 @@ extension POSIX {
         }
     }
 
+    /// Writes `parts` in order in one call, gathering them without copying (at most `IOV_MAX` of them).
+    public static func write(_ fd: Int32, _ parts: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> IOResult {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: parts.count) { vectors in
+            guard let base = vectors.baseAddress else { return .bytes(0) }
+            for (index, part) in parts.enumerated() {
+                vectors.initializeElement(at: index, to: iovec(iov_base: UnsafeMutableRawPointer(mutating: part.baseAddress),
+                                                               iov_len: part.count))
+            }
+            defer { vectors.deinitialize() }
+            while true {
+                let written = LibC.sendVectors(fd, base, parts.count)
+                if written >= 0 { return .bytes(written) }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: return .wouldBlock
+                default: return .closed
+                }
+            }
+        }
+    }
+
     /// Closes so that the peer sees a TCP RST instead of an orderly FIN.
     public static func abort(_ fd: Int32) {
         var option = linger(l_onoff: 1, l_linger: 0)

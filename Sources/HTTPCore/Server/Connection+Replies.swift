@@ -32,6 +32,7 @@ extension Connection {
         loop.responder.didSend(reply, for: request, bytes: plan.byteCount, started: started)
         guard isOpen else { return }
         switch phase {
+        case .active where holdingWrites: heldWrites = true
         case .active: write()
         case .streaming: write(); pullStream()
         case .delayed, .holding, .lingering, .waiting: break

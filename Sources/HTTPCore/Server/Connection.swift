@@ -41,6 +41,11 @@ final class Connection {
     @exclusivity(unchecked) var inbound = InboundBuffer()
     @exclusivity(unchecked) var outbound = OutboundQueue()
     var closeAfterFlush = false
+    /// While a pipelined request is answered (more bytes wait after it), its response is queued, not written:
+    /// the responses of requests that arrived together go out in one write (``process()`` flushes them).
+    var holdingWrites = false
+    /// A response was queued and not written because of ``holdingWrites``.
+    var heldWrites = false
     private var continueSent = false
     /// When the current request's first byte arrived (for the header and body timeouts), or `nil`.
     var requestStarted: UInt64?
@@ -146,6 +151,12 @@ final class Connection {
 
     /// Parses and answers every complete request in the buffer, in order, until one must wait.
     func process() {
+        defer {
+            if heldWrites {
+                heldWrites = false
+                if isOpen { write() }
+            }
+        }
         while case .active = phase, !closeAfterFlush, outbound.bytes <= loop.settings.maxQueuedOutput {
             let outcome = inbound.withUnconsumed { parser.parse($0) }
             switch consume outcome {
@@ -173,7 +184,9 @@ final class Connection {
                     watch(.read)
                     return schedule(at: until)
                 }
+                holdingWrites = inbound.hasUnconsumed
                 perform(reply, for: request, started: started)
+                holdingWrites = false
                 guard isOpen else { return }
             }
         }
