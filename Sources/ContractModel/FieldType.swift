@@ -34,20 +34,33 @@ package struct FieldType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether a textual value given as UTF-8 bytes has this type: ``accepts(text:)`` without making a
+    /// string for the kinds that need none (the request path checks every declared query parameter).
+    package func accepts(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch kind {
+        case .string, .file: true
+        case .integer: Self.isInteger(bytes)
+        case .boolean: bytes.elementsEqual("true".utf8) || bytes.elementsEqual("false".utf8)
+        case .number, .json: accepts(text: String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
     /// Digits with an optional sign, of any length: an integer too large for `Int` is still one (JSON Schema's
     /// `integer`, which OpenAPI tools send), and a path or query value gets no leading or trailing space.
     private static func isInteger(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            var index = 0
-            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index = 1 }
-            guard index < bytes.count else { return false }
-            while index < bytes.count {
-                guard bytes[index] &- UInt8(ascii: "0") < 10 else { return false }
-                index += 1
-            }
-            return true
+        return text.withUTF8(isInteger)
+    }
+
+    private static func isInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index = 1 }
+        guard index < bytes.count else { return false }
+        while index < bytes.count {
+            guard bytes[index] &- UInt8(ascii: "0") < 10 else { return false }
+            index += 1
         }
+        return true
     }
 
     /// Whether a JSON body field has this type.

@@ -46,20 +46,24 @@ public enum HTTPResponseEncoder {
 
     /// The bytes of `response` as they go on the wire: its head, and its body unless the request was
     /// HEAD or the status forbids one (the head then announces what the body would have been).
-    public static func message(_ response: HTTPResponse, keepAlive: Bool, omitBody: Bool, date: [UInt8])
-        -> (head: [UInt8], body: [UInt8])
+    public static func message(_ response: HTTPResponse, keepAlive: Bool, omitBody: Bool, date: [UInt8],
+                               reusing buffer: consuming [UInt8] = []) -> (head: [UInt8], body: [UInt8])
     {
-        let head = Self.head(response, framing: .length(response.body.count), keepAlive: keepAlive, date: date)
+        let head = Self.head(response, framing: .length(response.body.count), keepAlive: keepAlive, date: date,
+                             reusing: consume buffer)
         return (head, omitBody || response.status.forbidsBody ? [] : response.body)
     }
 
     /// The full head of `response`, ending with the empty line. The body is written separately, uncopied.
-    public static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: [UInt8]) -> [UInt8] {
+    /// - Parameter buffer: Storage to write the head into when no one else holds it (the connection's
+    ///   previous head, long written): then the head costs no allocation.
+    public static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: [UInt8],
+                            reusing buffer: consuming [UInt8] = []) -> [UInt8] {
         var length: Int?
         var framingField: [UInt8] = []
         if !response.status.forbidsBody {
             switch framing {
-            case .length(let count): length = count
+            case .length(let count): length = max(0, count)
             case .chunked: framingField = chunkedField
             case .untilClose: break
             }
@@ -68,35 +72,41 @@ public enum HTTPResponseEncoder {
         let digits = length.map(decimalDigits) ?? 0
         let lengthField = length == nil ? 0 : contentLengthPrefix.count + digits + crlf.count
         let count = response.head.count + lengthField + framingField.count + datePrefix.count + date.count + suffix.count
-        // One allocation, filled in place: this runs for every response.
-        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
-            var at = base
-            @inline(__always) func put(_ bytes: [UInt8]) {
-                bytes.withUnsafeBufferPointer { source in
+        // Resized to the head's length (heads of one endpoint are the same length, so usually not at all), then
+        // written in place: no allocation when the storage is not shared.
+        var bytes = consume buffer
+        if bytes.count > count {
+            bytes.removeLast(bytes.count - count)
+        } else if bytes.count < count {
+            bytes.append(contentsOf: repeatElement(0, count: count - bytes.count))
+        }
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            guard var at = buffer.baseAddress else { return }
+            @inline(__always) func put(_ part: [UInt8]) {
+                part.withUnsafeBufferPointer { source in
                     guard let start = source.baseAddress else { return }
-                    at.initialize(from: start, count: source.count)
+                    at.update(from: start, count: source.count)
                     at += source.count
                 }
             }
             put(response.head)
-            if var value = length.map({ max(0, $0) }) {
+            if var value = length {
                 put(contentLengthPrefix)
                 at += digits
                 var digit = at
                 repeat {
                     digit -= 1
-                    digit.initialize(to: UInt8(ascii: "0") + UInt8(value % 10))
+                    digit.pointee = UInt8(ascii: "0") + UInt8(value % 10)
                     value /= 10
-                } while digit > at - digits
+                } while value > 0
                 put(crlf)
             }
             put(framingField)
             put(datePrefix)
             put(date)
             put(suffix)
-            initialized = at - base
         }
+        return bytes
     }
 
     /// The size line that starts a chunk of `count` bytes (RFC 9112 §7.1); `crlf` ends it.

@@ -56,38 +56,62 @@ public enum PercentDecoding {
         }
     }
 
+    /// Whether the first `name` item of a well-formed query (see ``isWellFormed(_:)``) has a value that
+    /// `accepts` takes, given its bytes as sent (still percent-encoded; empty for an item without `=`); `nil`
+    /// when there is no such item. Allocates nothing: the request validator checks each declared query
+    /// parameter of every request with it, and decodes a value only to name it in a violation.
+    public static func firstValue(of name: String, in query: Substring?,
+                                  satisfies accepts: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool? {
+        guard let query else { return nil }
+        return withBytes(of: query) { bytes in
+            var name = name
+            return name.withUTF8 { wanted -> Bool? in
+                guard let range = firstValueRange(of: wanted, in: bytes) else { return nil }
+                return accepts(UnsafeBufferPointer(rebasing: bytes[range]))
+            }
+        }
+    }
+
+    /// The byte range of the first `wanted` item's value in `bytes` (empty, at the item's end, for an item
+    /// without `=`), or `nil`. An item name with an escape is decoded before it is compared.
+    private static func firstValueRange(of wanted: Bytes, in bytes: Bytes) -> Range<Int>? {
+        let count = bytes.count
+        var start = 0
+        while start < count {
+            var end = start
+            var separator = -1
+            var escaped = false
+            while end < count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "&") { break }
+                if byte == UInt8(ascii: "=") && separator < 0 { separator = end }
+                if byte == UInt8(ascii: "%") && separator < 0 { escaped = true }
+                end += 1
+            }
+            let nameEnd = separator < 0 ? end : separator
+            let matches = escaped
+                ? decode(bytes[start..<nameEnd]).map { $0.utf8.elementsEqual(wanted) } ?? false
+                : equal(bytes, start..<nameEnd, wanted)
+            if matches { return separator < 0 ? end..<end : (separator + 1)..<end }
+            start = end + 1
+        }
+        return nil
+    }
+
     /// The decoded value of the first `name` item of a well-formed query (see ``isWellFormed(_:)``),
     /// an empty string for an item without `=`, or `nil` when there is none. Allocates only the
-    /// value it returns. Index loops over the bytes, no slices: this runs for every declared query
-    /// parameter of every request.
+    /// value it returns.
     public static func firstValue(of name: String, in query: Substring?) -> String? {
         guard let query else { return nil }
         return withBytes(of: query) { bytes in
             var name = name
-            return name.withUTF8 { wanted in
-                let count = bytes.count
-                var start = 0
-                while start < count {
-                    var end = start
-                    var separator = -1
-                    var escaped = false
-                    while end < count {
-                        let byte = bytes[end]
-                        if byte == UInt8(ascii: "&") { break }
-                        if byte == UInt8(ascii: "=") && separator < 0 { separator = end }
-                        if byte == UInt8(ascii: "%") && separator < 0 { escaped = true }
-                        end += 1
-                    }
-                    let nameEnd = separator < 0 ? end : separator
-                    let matches = escaped
-                        ? decode(bytes[start..<nameEnd]).map { $0.utf8.elementsEqual(wanted) } ?? false
-                        : equal(bytes, start..<nameEnd, wanted)
-                    if matches { return separator < 0 ? "" : decode(bytes[(separator + 1)..<end]) }
-                    start = end + 1
-                }
-                return nil
-            }
+            return name.withUTF8 { wanted in firstValueRange(of: wanted, in: bytes).map { decode(bytes[$0]) ?? "" } }
         }
+    }
+
+    /// Percent-decodes `bytes` as one path segment or query value: `nil` for a malformed escape.
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        decode(bytes[...])
     }
 
     private static func equal(_ bytes: Bytes, _ range: Range<Int>, _ wanted: Bytes) -> Bool {

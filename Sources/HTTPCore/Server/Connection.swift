@@ -46,6 +46,8 @@ final class Connection {
     var holdingWrites = false
     /// A response was queued and not written because of ``holdingWrites``.
     var heldWrites = false
+    /// The storage of the last response head, reused for the next one (see ``perform(_:for:started:)``).
+    var headStorage: [UInt8] = []
     private var continueSent = false
     /// When the current request's first byte arrived (for the header and body timeouts), or `nil`.
     var requestStarted: UInt64?

@@ -26,13 +26,17 @@ struct WirePlan {
     /// The bytes the buffers hold, for the access log.
     var byteCount: Int { head.count + body.count }
 
-    /// - Parameter stopping: The server is shutting down: no connection is kept alive.
-    init(_ reply: borrowing Reply, for request: borrowing HTTPRequest, stopping: Bool, date: [UInt8]) {
+    /// - Parameters:
+    ///   - stopping: The server is shutting down: no connection is kept alive.
+    ///   - headBuffer: Storage for the head, reused when no one else holds it (see ``HTTPResponseEncoder/head``).
+    init(_ reply: borrowing Reply, for request: borrowing HTTPRequest, stopping: Bool, date: [UInt8],
+         reusing headBuffer: consuming [UInt8] = []) {
         let keepAlive = request.keepAlive && !reply.closeAfter && !stopping
         let omitBody = request.method == "HEAD"
         switch reply.action {
         case .respond(let response):
-            (head, body) = HTTPResponseEncoder.message(response, keepAlive: keepAlive, omitBody: omitBody, date: date)
+            (head, body) = HTTPResponseEncoder.message(response, keepAlive: keepAlive, omitBody: omitBody, date: date,
+                                                       reusing: consume headBuffer)
             after = keepAlive ? .keepAlive : .close
         case .stream(let response, let body):
             // A body of known length is announced so; otherwise HTTP/1.1 clients get chunked coding and may

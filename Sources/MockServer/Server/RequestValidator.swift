@@ -20,8 +20,7 @@ struct RequestValidator {
         }
         if !route.query.isEmpty {
             if PercentDecoding.isWellFormed(request.query ?? "") {
-                check(fields: route.query, value: { PercentDecoding.firstValue(of: $0, in: request.query) },
-                      what: "query parameter", into: &result.violations)
+                checkQuery(request.query, against: route.query, into: &result.violations)
             } else {
                 result.violations.append("query string has a malformed percent-escape")
             }
@@ -37,6 +36,27 @@ struct RequestValidator {
             result.violations += BodyValidator.validate(request, against: body)
         }
         return result
+    }
+
+    /// ``check(fields:value:what:into:)`` for a query, on its bytes: a value is decoded only to be named
+    /// in a violation.
+    private static func checkQuery(_ query: Substring?, against fields: Route.Fields, into violations: inout [String]) {
+        for (name, type) in fields {
+            let accepted = PercentDecoding.firstValue(of: name, in: query) { raw in
+                raw.contains(UInt8(ascii: "%"))
+                    ? PercentDecoding.decode(raw).map { type.accepts(text: $0) } ?? false
+                    : type.accepts(utf8: raw)
+            }
+            switch accepted {
+            case nil where !type.isOptional:
+                violations.append("query parameter \(name) is missing")
+            case false?:
+                let value = PercentDecoding.firstValue(of: name, in: query) ?? ""
+                violations.append("query parameter \(name): \"\(value.prefix(64))\" is not \(article(type))")
+            default:
+                break
+            }
+        }
     }
 
     /// - Parameter fields: In the order the violations are to be reported.

@@ -21,6 +21,36 @@ struct HTTPResponseEncoderTests {
 
     // MARK: - Whole heads
 
+    @Test func head_WrittenIntoReusedStorage_IsTheSame_AndLeavesASharedBufferAlone() {
+        // GIVEN heads of different lengths (fields and a Content-Length of 1 to 7 digits)
+        let responses = [HTTPResponse(status: .ok, headers: [("Content-Type", "application/json")]),
+                         HTTPResponse(status: .notFound), HTTPResponse(status: .noContent),
+                         HTTPResponse(status: .ok, headers: [("X-Long", String(repeating: "v", count: 300))])]
+        let lengths = [0, 7, 1_234_567, 42]
+        let fresh = { (index: Int) in
+            HTTPResponseEncoder.head(responses[index % 4], framing: .length(lengths[index % 4]), keepAlive: index % 3 != 0,
+                                     date: date)
+        }
+        // WHEN each is written into the storage of the one before, which is still held (as a queued head is)
+        var previous = fresh(0)
+        for index in 1..<12 {
+            let held = previous
+            let reused = HTTPResponseEncoder.head(responses[index % 4], framing: .length(lengths[index % 4]),
+                                                  keepAlive: index % 3 != 0, date: date, reusing: previous)
+            // THEN it equals a head written into new storage, and the held head is unchanged
+            #expect(reused == fresh(index))
+            #expect(held == fresh(index - 1))
+            previous = reused
+        }
+        // AND written into storage no one else holds, grown and shrunk in place, each equals a fresh head too
+        var unique = fresh(0)
+        for index in 1..<12 {
+            unique = HTTPResponseEncoder.head(responses[index % 4], framing: .length(lengths[index % 4]),
+                                              keepAlive: index % 3 != 0, date: date, reusing: consume unique)
+            #expect(unique == fresh(index))
+        }
+    }
+
     @Test func head_OnAKeptAliveConnection_IsStatusLineFieldsFramingAndEmptyLine() {
         // GIVEN a 200 with one field and a two-byte body
         // WHEN its head is encoded for a connection that stays open
