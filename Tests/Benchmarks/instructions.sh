@@ -136,7 +136,7 @@ rows = [(name, (loaded.get(name, 0) - idle.get(name, 0)) // requests) for name i
          "Swift runtime and C library (retain/release, malloc, copies, string checks)", "other code"]]
 print("| stage | instructions per request |\n|---|---|")
 for name, value in rows: print(f"| {name} | {value:,} |")
-print(f"| **total** | **{sum(value for _, value in rows):,}** |")
+print(f"| **sum of the rows** | **{sum(value for _, value in rows):,}** |")
 mallocs = (allocations(sys.argv[5]) - allocations(sys.argv[4])) / requests
 print(f"\nHeap allocations (malloc calls) per request: {mallocs:.2f}")
 PY
