@@ -103,19 +103,9 @@ extension POSIX {
         var vectors = (
             iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
             iovec(iov_base: UnsafeMutableRawPointer(mutating: second?.baseAddress), iov_len: second?.count ?? 0))
-        let count = second == nil ? 1 : 2
         return withUnsafeMutableBytes(of: &vectors) { raw in
             guard let base = raw.baseAddress else { return .closed }
-            let vectors = base.assumingMemoryBound(to: iovec.self)
-            while true {
-                let written = LibC.sendVectors(fd, vectors, count)
-                if written >= 0 { return .bytes(written) }
-                switch errno {
-                case EINTR: continue
-                case EAGAIN, EWOULDBLOCK: return .wouldBlock
-                default: return .closed
-                }
-            }
+            return send(fd, base.assumingMemoryBound(to: iovec.self), count: second == nil ? 1 : 2)
         }
     }
 
@@ -128,14 +118,19 @@ extension POSIX {
                                                                iov_len: part.count))
             }
             defer { vectors.deinitialize() }
-            while true {
-                let written = LibC.sendVectors(fd, base, parts.count)
-                if written >= 0 { return .bytes(written) }
-                switch errno {
-                case EINTR: continue
-                case EAGAIN, EWOULDBLOCK: return .wouldBlock
-                default: return .closed
-                }
+            return send(fd, base, count: parts.count)
+        }
+    }
+
+    /// One gathered send of `count` vectors, retried when a signal interrupts it.
+    private static func send(_ fd: Int32, _ vectors: UnsafeMutablePointer<iovec>, count: Int) -> IOResult {
+        while true {
+            let written = LibC.sendVectors(fd, vectors, count)
+            if written >= 0 { return .bytes(written) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .closed
             }
         }
     }

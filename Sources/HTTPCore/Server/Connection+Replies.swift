@@ -16,6 +16,11 @@ extension Connection {
         case .close:
             closeAfterFlush = true
         case .reset:
+            // Responses held for requests pipelined before this one go first, as far as the socket takes them.
+            if heldWrites {
+                heldWrites = false
+                _ = outbound.flush(to: fd)
+            }
             loop.forget(self)
             POSIX.abort(fd)
         case .hold(let milliseconds):
@@ -37,7 +42,9 @@ extension Connection {
         loop.responder.didSend(reply, for: request, bytes: plan.byteCount, started: started)
         guard isOpen else { return }
         switch phase {
-        case .active where holdingWrites: heldWrites = true
+        // Held only below the queue's limit: past it, everything queued is written now, so that the connection
+        // goes on with the requests it already has once the socket takes it all.
+        case .active where holdingWrites && outbound.bytes <= loop.settings.maxQueuedOutput: heldWrites = true
         case .active: write()
         case .streaming: write(); pullStream()
         case .delayed, .holding, .lingering, .waiting: break
@@ -99,6 +106,7 @@ extension Connection {
     }
 
     func write() {
+        heldWrites = false
         guard outbound.flush(to: fd) else { return close() }
         afterFlush()
     }

@@ -49,10 +49,10 @@ struct RequestValidator {
             }
             switch accepted {
             case nil where !type.isOptional:
-                violations.append("query parameter \(name) is missing")
+                violations.append(missing("query parameter", name))
             case false?:
                 let value = PercentDecoding.firstValue(of: name, in: query) ?? ""
-                violations.append("query parameter \(name): \"\(value.prefix(64))\" is not \(article(type))")
+                violations.append(mistyped("query parameter", name, value: value, type: type))
             default:
                 break
             }
@@ -68,13 +68,17 @@ struct RequestValidator {
     ) {
         for (name, type) in fields {
             guard let value = lookup(name) else {
-                if !type.isOptional { violations.append("\(what) \(name) is missing") }
+                if !type.isOptional { violations.append(missing(what, name)) }
                 continue
             }
-            if !type.accepts(text: value) {
-                violations.append("\(what) \(name): \"\(value.prefix(64))\" is not \(article(type))")
-            }
+            if !type.accepts(text: value) { violations.append(mistyped(what, name, value: value, type: type)) }
         }
+    }
+
+    private static func missing(_ what: String, _ name: String) -> String { "\(what) \(name) is missing" }
+
+    private static func mistyped(_ what: String, _ name: String, value: String, type: FieldType) -> String {
+        "\(what) \(name): \"\(value.prefix(64))\" is not \(article(type))"
     }
 
     private static func hasBearerToken(_ value: String?) -> Bool {

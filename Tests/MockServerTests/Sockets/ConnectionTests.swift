@@ -32,6 +32,21 @@ import TestSupport
         }
     }
 
+    @Test func pipelinedRequests_BeforeAReset_AreAnswered_BeforeTheConnectionIsReset() async throws {
+        // Pipelined responses are queued while more requests wait; a reset must not drop the ones queued before it.
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /healthChecker HTTP/1.1\r\nHost: a\r\n\r\n"
+                        + "GET /api/products/2 HTTP/1.1\r\nHost: a\r\n\r\n"
+                        + "GET /api/products?page_no=1&items_per_page=20 HTTP/1.1\r\nHost: a\r\nX-Mock-Scenario: reset\r\n\r\n")
+            let (bytes, end) = client.readToEnd()
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(end == .reset)
+            #expect(text.components(separatedBy: "HTTP/1.1 200 OK").count - 1 == 2)
+            #expect(text.contains("\"id\": 2"))
+        }
+    }
+
     @Test func longPipeline_IsAnsweredInFull_WithoutExhaustingTheStack() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port, timeout: 20)

@@ -66,6 +66,13 @@ struct HTTPRequestParserTests {
         #expect(consumed == text.count)
     }
 
+    @Test func tokenBytes_AreExactlyRFC9110sTchar() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(HeadParser.isTokenByte(byte) == tchar.contains(byte), "byte \(byte)")
+        }
+    }
+
     @Test func pipelinedRequests_AreParsedOneAtATime() throws {
         let text = Array("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
         var parser = HTTPRequestParser()
