@@ -115,7 +115,7 @@ stages = [  # stage, the source files (under Sources/) whose code does it
     ("fixture body", r"MockServer/Responses/"),
     ("journal", r"MockServer/(Server/Journal|Admin/(Header|Body)Redaction)"),
     ("reply and response head", r"HTTPCore/(Server/(Reply|WirePlan)|HTTP/(HTTPResponse|HTTPDate|HTTPStatus))|MockServer/Server/(RequestHandler|CORSPolicy|AccessLog)"),
-    ("write (writev)", r"HTTPCore/(Server/OutboundQueue|Platform/)"),
+    ("write (gathered sendmsg)", r"HTTPCore/(Server/OutboundQueue|Platform/)"),
 ]
 def by_stage(path):
     totals = {}
