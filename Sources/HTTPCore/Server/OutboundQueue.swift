@@ -27,7 +27,7 @@ struct OutboundQueue {
         return true
     }
 
-    /// Writes the first buffers in one writev: a response's head and body, or (when pipelined requests were
+    /// Writes the first buffers in one gathered send: a response's head and body, or (when pipelined requests were
     /// answered together) up to ``maxGathered`` buffers of several responses.
     private func writeFirst(to fd: Int32) -> POSIX.IOResult {
         if buffers.count > 2 { return writeGathered(to: fd) }
