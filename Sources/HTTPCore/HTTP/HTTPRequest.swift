@@ -78,7 +78,9 @@ public struct HTTPHeaders: Sendable, Sequence {
         nameLengths |= Self.lengthBit(name)
     }
 
-    private static func lengthBit(_ name: String) -> UInt64 {
+    /// The bit that stands for `name`'s length in a mask of name lengths (bit `n % 64` for `n` bytes): a name
+    /// whose bit a mask lacks is surely not among the names it was made from.
+    public static func lengthBit(_ name: String) -> UInt64 {
         1 << UInt64(name.utf8.count & 63)
     }
 

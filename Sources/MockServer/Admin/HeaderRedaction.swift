@@ -15,7 +15,7 @@ struct HeaderRedaction: Sendable {
     ///   - enabled: `false` keeps every value as sent (`--journal-secrets`).
     init(extraNames: [String], enabled: Bool) {
         names = enabled ? Self.defaultNames + extraNames : []
-        lengths = names.reduce(0) { $0 | 1 << UInt64($1.utf8.count & 63) }
+        lengths = names.reduce(0) { $0 | HTTPHeaders.lengthBit($1) }
     }
 
     /// This runs for every journaled request.
@@ -32,7 +32,7 @@ struct HeaderRedaction: Sendable {
     }
 
     private func isSecret(_ field: String) -> Bool {
-        guard lengths & 1 << UInt64(field.utf8.count & 63) != 0 else { return false }
+        guard lengths & HTTPHeaders.lengthBit(field) != 0 else { return false }
         for name in names where HTTPHeaders.equal(name, field) { return true }
         return false
     }
