@@ -9,17 +9,70 @@ public enum PercentDecoding {
     /// Splitting happens before decoding, so `%2F` stays inside its segment and can never add a level.
     public static func segments(of path: Substring) -> [String]? {
         withBytes(of: path) { bytes in
-            var segments: [String] = []
-            // What precedes the first "/" is not a segment (so `*` has none).
-            guard var start = bytes.firstIndex(of: UInt8(ascii: "/")).map({ $0 + 1 }) else { return segments }
-            segments.reserveCapacity(4)
-            while true {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-                guard let segment = decode(bytes[start..<end]) else { return nil }
-                segments.append(segment)
-                guard end < bytes.endIndex else { return segments }
-                start = end + 1
+            withUnsafeTemporaryAllocation(of: Bytes.self, capacity: segmentCapacity(of: bytes)) { segments in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { scratch in
+                    guard let count = split(bytes, into: segments, decodingInto: scratch) else { return nil }
+                    return segments[..<count].map { String(decoding: $0, as: UTF8.self) }
+                }
             }
+        }
+    }
+
+    /// The most segments a path of these bytes can have (its count of `/`): the capacity
+    /// ``split(_:into:decodingInto:)`` needs.
+    public static func segmentCapacity(of path: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in path where byte == UInt8(ascii: "/") { count += 1 }
+        return count
+    }
+
+    /// Splits the bytes of a path into percent-decoded segments without allocating: each is a slice of
+    /// `path`, or, where it holds an escape, of its decoded bytes in `scratch`. Returns how many there
+    /// are, or `nil` for a malformed escape. What precedes the first `/` is not a segment (so `*` has
+    /// none). The server splits every request's path with it, on the stack.
+    ///
+    /// Splitting happens before decoding, so `%2F` stays inside its segment and can never add a level.
+    /// - Parameters:
+    ///   - segments: At least ``segmentCapacity(of:)`` elements.
+    ///   - scratch: At least as many bytes as `path`: a decoded segment is never longer than as sent.
+    public static func split(
+        _ path: UnsafeBufferPointer<UInt8>,
+        into segments: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>,
+        decodingInto scratch: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int? {
+        guard var start = path.firstIndex(of: UInt8(ascii: "/")).map({ $0 + 1 }) else { return 0 }
+        var count = 0
+        var decoded = 0
+        while true {
+            var end = start
+            var escaped = false
+            while end < path.count, path[end] != UInt8(ascii: "/") {
+                if path[end] == UInt8(ascii: "%") { escaped = true }
+                end += 1
+            }
+            if escaped {
+                let first = decoded
+                var index = start
+                while index < end {
+                    if path[index] == UInt8(ascii: "%") {
+                        guard index + 2 < end, let high = path[index + 1].hexDigitValue,
+                              let low = path[index + 2].hexDigitValue
+                        else { return nil }
+                        scratch[decoded] = high << 4 | low
+                        index += 3
+                    } else {
+                        scratch[decoded] = path[index]
+                        index += 1
+                    }
+                    decoded += 1
+                }
+                segments[count] = UnsafeBufferPointer(rebasing: scratch[first..<decoded])
+            } else {
+                segments[count] = UnsafeBufferPointer(rebasing: path[start..<end])
+            }
+            count += 1
+            guard end < path.count else { return count }
+            start = end + 1
         }
     }
 

@@ -33,9 +33,10 @@ struct Router: Sendable {
     }
 
     private struct Node: Sendable {
-        /// The literal children, as texts and node indices.
+        /// The literal children, as texts and node indices. Two texts that Swift counts as equal
+        /// (canonically equivalent Unicode) are one child, the first one's bytes.
         var literals: [(text: String, node: Int)] = []
-        /// The same by text, once there are more than ``scanLimit``; empty until then.
+        /// Positions in ``literals`` by text, once there are more than ``scanLimit``; empty until then.
         var index: [String: Int] = [:]
         var parameter: Int?
         /// The endpoints whose template ends here, in contract order.
@@ -46,16 +47,15 @@ struct Router: Sendable {
         static let scanLimit = 4
 
         func literal(_ text: String) -> Int? {
-            guard literals.count > Self.scanLimit else { return literals.first { $0.text == text }?.node }
-            return index[text]
+            literals.first { $0.text == text }?.node
         }
 
         mutating func add(literal text: String, node: Int) {
             literals.append((text, node))
             if literals.count == Self.scanLimit + 1 {
-                index = Dictionary(uniqueKeysWithValues: literals.map { ($0.text, $0.node) })
+                index = Dictionary(uniqueKeysWithValues: literals.indices.map { (literals[$0].text, $0) })
             } else if literals.count > Self.scanLimit + 1 {
-                index[text] = node
+                index[text] = literals.count - 1
             }
         }
     }
@@ -94,9 +94,10 @@ struct Router: Sendable {
         self.depth = depth
     }
 
-    /// - Parameter segments: The percent-decoded path segments (see ``PercentDecoding``). An empty
-    ///   segment matches only an empty literal (as in `/a/` or `/a//b`), never a parameter.
-    func match(method: String, segments: [String]) -> Match {
+    /// - Parameter segments: The percent-decoded path segments (see ``PercentDecoding``), as the server
+    ///   passes them: bytes on the stack (see ``PathSegments``), compared byte for byte. An empty segment
+    ///   matches only an empty literal (as in `/a/` or `/a//b`), never a parameter.
+    func match(method: String, segments: PathSegments.Segments) -> Match {
         guard segments.count <= depth else { return .notFound }
         var allowed: [String] = []
         // The parameter branches passed over for a literal one, to try when it dead-ends: at most one
@@ -112,7 +113,7 @@ struct Router: Sendable {
                 } else {
                     let segment = segments[level]
                     let parameter = segment.isEmpty ? nil : nodes[node].parameter
-                    if let literal = nodes[node].literal(segment) {
+                    if let literal = child(of: node, named: segment) {
                         if let parameter {
                             pending[untried] = (parameter, level + 1)
                             untried += 1
@@ -135,9 +136,27 @@ struct Router: Sendable {
         guard let found else { return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed) }
         var parameters: [String: String] = [:]
         for (segment, value) in zip(found.path.segments, segments) {
-            if case .parameter(let name) = segment { parameters[name] = value }
+            if case .parameter(let name) = segment { parameters[name] = PathSegments.text(value) }
         }
         return .route(found, parameters: parameters)
+    }
+
+    /// The literal child of `node` whose text is `segment`, byte for byte (a look-up in the node's index is
+    /// checked too, so the scan and the index match the same segments).
+    // Reads the node in place: a method of Node was passed a copy, three references retained and released.
+    @inline(__always)
+    private func child(of node: Int, named segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = nodes[node].literals.count
+        guard count > Node.scanLimit else {
+            for position in 0..<count where PathSegments.equal(segment, nodes[node].literals[position].text) {
+                return nodes[node].literals[position].node
+            }
+            return nil
+        }
+        guard let position = nodes[node].index[PathSegments.text(segment)],
+              PathSegments.equal(segment, nodes[node].literals[position].text)
+        else { return nil }
+        return nodes[node].literals[position].node
     }
 
     /// The first endpoint of `node` that takes `method`; otherwise adds the node's methods to `allowed`.

@@ -101,21 +101,42 @@ final class RequestHandler: HTTPResponder {
             let response = HTTPResponse(status: .noContent, headers: [("Allow", serving.serverMethods)])
             return journaled(response, entry(request, status: 204))
         }
-        guard let segments = PercentDecoding.segments(of: request.path) else {
+        // The closure sees only what it needs: one that captured the request copied it, field by field.
+        let router = serving.router
+        let method = request.method
+        var routed = Routed.match(.notFound)
+        let wellFormed = PathSegments.with(request.path) { segments in
+            if let first = segments.first, PathSegments.equal(first, AdminAPI.prefix) {
+                routed = .admin(segments.dropFirst().map(PathSegments.text))
+            } else {
+                routed = .match(router.match(method: method, segments: segments))
+            }
+        }
+        guard wellFormed else {
             return journaled(ServerJSON.error(.badRequest, "the path has a malformed percent-escape"),
                              entry(request, status: 400, violations: ["malformed percent-escape in path"]))
         }
-        if segments.first == AdminAPI.prefix {
-            let rest = Array(segments.dropFirst())
+        switch routed {
+        case .admin(let rest):
             // The dashboard's files hold no secret: the same Host and Origin checks, but no token.
             let page = Dashboard.serves(rest)
             if let refusal = adminAccess.refusal(of: request, fromLoopback: fromLoopback, requiringToken: !page) {
                 return .respond(refusal)
             }
             return page ? Dashboard.reply(to: request, segments: rest) : admin.handle(request, segments: rest)
+        case .match(let match):
+            return respond(to: request, match: match)
         }
+    }
 
-        switch serving.router.match(method: request.method, segments: segments) {
+    /// Where a request's path leads: the admin API (with the segments after its prefix) or the router's match.
+    private enum Routed {
+        case admin([String])
+        case match(Router.Match)
+    }
+
+    private func respond(to request: HTTPRequest, match: Router.Match) -> Reply {
+        switch match {
         case .notFound:
             if let upstream { return proxied(request, via: upstream) }
             let response = ServerJSON.error(.notFound, "no endpoint serves \(request.method) \(request.path)")

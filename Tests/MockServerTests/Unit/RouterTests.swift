@@ -199,12 +199,15 @@ private extension Router {
     /// parameters, `"405 <allow list>"` or `"404"`.
     func resolve(_ request: String) -> String {
         let parts = request.split(separator: " ", maxSplits: 1)
-        guard let segments = PercentDecoding.segments(of: parts[1]) else { return "malformed" }
-        switch match(method: String(parts[0]), segments: segments) {
-        case .route(let route, let parameters): return describe(route.id, parameters)
-        case .methodNotAllowed(let allow): return "405 " + allow.joined(separator: ", ")
-        case .notFound: return "404"
+        var resolved = "malformed"
+        _ = PathSegments.with(parts[1]) { segments in
+            switch match(method: String(parts[0]), segments: segments) {
+            case .route(let route, let parameters): resolved = describe(route.id, parameters)
+            case .methodNotAllowed(let allow): resolved = "405 " + allow.joined(separator: ", ")
+            case .notFound: resolved = "404"
+            }
         }
+        return resolved
     }
 }
 
