@@ -24,7 +24,8 @@ public struct HeadParser {
             next = field.upperBound + 2
         }
         try Self.checkHost(count: request.facts.hostCount, version: request.version)
-        return request
+        // Moved out: returned as a plain variable, it was copied field by field and the original destroyed.
+        return consume request
     }
 
     /// The line starting at `start`, up to (not including) its CRLF or the end of the head. The C

@@ -85,10 +85,11 @@ final class RequestHandler: HTTPResponder {
 
     /// Journals `entry` (on arrival, so a request is visible while its reply is still delayed or held)
     /// and returns `reply`, which carries the entry's reason for the access log.
+    // Both moved on rather than copied (a plain `return reply` copied the reply, field by field).
     private func journaled(_ reply: consuming Reply, _ entry: consuming JournalEntry) -> Reply {
         reply.note.reason = entry.reason
         reply.note.sequence = journal.append(entry)
-        return reply
+        return consume reply
     }
 
     private func journaled(_ response: HTTPResponse, _ entry: consuming JournalEntry, scenario: String? = nil) -> Reply {
@@ -116,7 +117,7 @@ final class RequestHandler: HTTPResponder {
             return journaled(ServerJSON.error(.badRequest, "the path has a malformed percent-escape"),
                              entry(request, status: 400, violations: ["malformed percent-escape in path"]))
         }
-        switch routed {
+        switch consume routed {
         case .admin(let rest):
             // The dashboard's files hold no secret: the same Host and Origin checks, but no token.
             let page = Dashboard.serves(rest)
