@@ -29,9 +29,18 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-/// The allocation-free query lookup must agree with the full decoding of the query.
+/// The allocation-free path split and query lookup must agree with splitting and decoding the obvious way.
 private func checkPercentDecoding(_ request: HTTPRequest) {
-    _ = PercentDecoding.segments(of: request.path)
+    let segments = PercentDecoding.segments(of: request.path)
+    let path = Array(request.path.utf8)
+    if let slash = path.firstIndex(of: UInt8(ascii: "/")) {
+        let parts = path[(slash + 1)...].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        let decoded = parts.map { part in part.withUnsafeBufferPointer { PercentDecoding.decode($0) } }
+        let expected: [String]? = decoded.contains { $0 == nil } ? nil : decoded.map { $0! }
+        precondition(segments == expected, "path split disagrees")
+    } else {
+        precondition(segments == [], "a path without / has segments")
+    }
     let query = request.query ?? ""
     let items = PercentDecoding.queryItems(query)
     precondition((items != nil) == PercentDecoding.isWellFormed(query), "well-formedness disagrees")
