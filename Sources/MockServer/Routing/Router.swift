@@ -46,8 +46,10 @@ struct Router: Sendable {
         /// less than hashing one.
         static let scanLimit = 4
 
+        /// The child for `text` while the tree is built (by Swift's string equality).
         func literal(_ text: String) -> Int? {
-            literals.first { $0.text == text }?.node
+            guard literals.count > Self.scanLimit else { return literals.first { $0.text == text }?.node }
+            return index[text].map { literals[$0].node }
         }
 
         mutating func add(literal text: String, node: Int) {
