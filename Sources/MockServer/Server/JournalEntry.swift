@@ -50,18 +50,18 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// request it could not parse), else `nil`.
     public let reason: String?
     /// The request's `X-Mock-Session`, or `nil` for the default session.
-    public internal(set) var session: String?
+    public let session: String?
     /// What chose the scenario: `header`, `override`, `state`, `server` (`--scenario`) or `first`.
     public var selectedBy: String? { selection?.rawValue }
     /// ``selectedBy`` as kept: one byte, where a string would cost a copy on the request path.
-    var selection: Selection.Reason?
+    let selection: Selection.Reason?
     /// The sequence scenario that played ``scenario`` as its step number ``scenarioStep`` (1 for the
     /// first), if any.
-    public internal(set) var scenarioSequence: String?
-    public internal(set) var scenarioStep: Int?
+    public let scenarioSequence: String?
+    public let scenarioStep: Int?
     /// Milliseconds the reply waited before it was sent (the scenario's delay and latency draws); absent
     /// when it did not wait.
-    public internal(set) var delayMs: Int?
+    public let delayMs: Int?
 
     // MARK: Filled in once the reply went to the socket (``Journal/complete(_:response:bytesSent:durationNanoseconds:)``)
 
@@ -119,7 +119,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     init(method: String, target: String, fields: [(name: String, value: String)], bodySize: Int,
          body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
-         fault: String?, violations: [String], reason: String? = nil) {
+         fault: String?, violations: [String], reason: String? = nil, session: String? = nil,
+         selection: Selection.Reason? = nil, scenarioSequence: String? = nil, scenarioStep: Int? = nil,
+         delayMs: Int? = nil) {
         (seconds, milliseconds) = POSIX.wallClock()
         sequence = 0
         self.method = method
@@ -134,6 +136,11 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         self.fault = fault
         self.violations = violations
         self.reason = reason
+        self.session = session
+        self.selection = selection
+        self.scenarioSequence = scenarioSequence
+        self.scenarioStep = scenarioStep
+        self.delayMs = delayMs
     }
 
     enum CodingKeys: String, CodingKey {

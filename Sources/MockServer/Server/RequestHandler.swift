@@ -354,23 +354,19 @@ final class RequestHandler: HTTPResponder {
         reason: String? = nil,
         delayMs: Int = 0
     ) -> JournalEntry {
-        var entry = JournalEntry(method: request.method, target: request.target,
-                                 fields: redaction.apply(request.headers.fields), bodySize: request.body.count,
-                                 body: bodyRedaction.capture(request), endpoint: endpoint,
-                                 scenario: selection?.play.name, status: status, fault: fault, violations: violations,
-                                 reason: reason)
         // A selection knows its session; only a request refused before one was made is looked up again.
-        if let session = selection?.session ?? request.headers[MockHeader.session], !session.isEmpty {
-            entry.session = String(session.prefix(ScenarioStore.maximumIDLength))
+        let session = (selection?.session ?? request.headers[MockHeader.session]).flatMap { session in
+            session.isEmpty ? nil : String(session.prefix(ScenarioStore.maximumIDLength))
         }
-        if delayMs > 0 { entry.delayMs = delayMs }
-        if let selection {
-            entry.selection = selection.reason
-            if let step = selection.step {
-                entry.scenarioSequence = selection.chosen.name
-                entry.scenarioStep = step
-            }
-        }
-        return entry
+        // Built by one initializer, with every field known on arrival a constant: a field set after it (on a
+        // variable here, or in the initializer once every field had a value) had the whole entry copied and
+        // the original destroyed, about 590 instructions per request (Tests/Benchmarks/instructions.sh).
+        return JournalEntry(method: request.method, target: request.target,
+                            fields: redaction.apply(request.headers.fields), bodySize: request.body.count,
+                            body: bodyRedaction.capture(request), endpoint: endpoint,
+                            scenario: selection?.play.name, status: status, fault: fault, violations: violations,
+                            reason: reason, session: session, selection: selection?.reason,
+                            scenarioSequence: selection?.step == nil ? nil : selection?.chosen.name,
+                            scenarioStep: selection?.step, delayMs: delayMs > 0 ? delayMs : nil)
     }
 }

@@ -78,10 +78,8 @@ struct JournalTests {
     @Test func handWrittenJSON_DecodesToTheSameEntry_AsTheEncodableForm() throws {
         var entry = JournalEntry(method: "POST", target: "/a?b=\"c\"", fields: [("Host", "a"), ("X-Odd", "tab\there \u{1}é")],
                                  bodySize: 3, body: ([0xFF, 0, 1], false), endpoint: "e", scenario: "s", status: nil,
-                                 fault: "connection_reset", violations: ["line\nbreak", "back\\slash"], reason: "why")
-        entry.session = "s/1"
-        entry.scenarioSequence = "flaky"
-        entry.scenarioStep = 2
+                                 fault: "connection_reset", violations: ["line\nbreak", "back\\slash"], reason: "why",
+                                 session: "s/1", scenarioSequence: "flaky", scenarioStep: 2)
         entry.responseHead = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Mock-Scenario: s\r\n".utf8)
         entry.responseLength = 12
         entry.bytesSent = 120
