@@ -19,8 +19,9 @@ public struct HeadParser {
                 throw HTTPParseError(.headerFieldsTooLarge, "more than \(limits.headerCount) header fields")
             }
             let (name, value) = try parseField(field)
-            request.headers.append(name: name, value: value)
             request.facts.note(name: name, value: value)
+            request.headers.append(name: String(decoding: name, as: UTF8.self),
+                                   value: String(decoding: value, as: UTF8.self))
             next = field.upperBound + 2
         }
         try Self.checkHost(count: request.facts.hostCount, version: request.version)
@@ -128,7 +129,10 @@ public struct HeadParser {
         return (pathAndQuery[..<mark], pathAndQuery[pathAndQuery.utf8.index(after: mark)...])
     }
 
-    private func parseField(_ range: Range<Int>) throws(HTTPParseError) -> (String, String) {
+    /// The field's name and its value without surrounding spaces and tabs, checked.
+    private func parseField(_ range: Range<Int>) throws(HTTPParseError)
+        -> (name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+    {
         let line = bytes[range]
         guard let first = line.first else { throw .bad("empty header line") }
         if first == 32 || first == 9 { throw .bad("obsolete line folding is not allowed") }
@@ -142,7 +146,7 @@ public struct HeadParser {
         while let byte = value.first, byte == 32 || byte == 9 { value = value.dropFirst() }
         while let byte = value.last, byte == 32 || byte == 9 { value = value.dropLast() }
         for byte in value where byte < 32 && byte != 9 || byte == 127 { throw .bad("control character in header value") }
-        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+        return (UnsafeRawBufferPointer(rebasing: name), UnsafeRawBufferPointer(rebasing: value))
     }
 
     private static func checkHost(count: Int, version: HTTPVersion) throws(HTTPParseError) {

@@ -96,6 +96,20 @@ struct HTTPRequestParserTests {
         #expect(request("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")?.keepAlive == false)
     }
 
+    /// The framing and connection facts come from the fields' bytes: names in any case, each option of a
+    /// `Connection` list on its own.
+    @Test func headerFacts_AreNoted_InAnyCase_AndConnectionOptionsOneByOne() throws {
+        let listed = try #require(request("GET / HTTP/1.1\r\nHOST: a\r\nconnection: Upgrade ,\tCLOSE\r\n\r\n"))
+        #expect(listed.facts.hostCount == 1 && listed.facts.connectionClose && !listed.keepAlive)
+        let lookalike = try #require(request("GET / HTTP/1.1\r\nHost: a\r\nConnection: closed, keep-alives,\r\n\r\n"))
+        #expect(!lookalike.facts.connectionClose && !lookalike.facts.connectionKeepAlive && lookalike.keepAlive)
+        #expect(request("GET / HTTP/1.0\r\nConnection: x,Keep-Alive\r\n\r\n")?.keepAlive == true)
+        let framing = try #require(request("POST / HTTP/1.1\r\nHost: a\r\nContent-LENGTH: 0\r\nEXPECT: 100-Continue\r\n\r\n"))
+        #expect(framing.facts.hasContentLength && framing.facts.expectsContinue && !framing.facts.hasTransferEncoding)
+        #expect(failure("GET / HTTP/1.1\r\nhost: a\r\nHost: b\r\n\r\n")?.status.code == 400)
+        #expect(failure("GET / HTTP/1.1\r\nHosts: a\r\n\r\n")?.status.code == 400)
+    }
+
     @Test func absoluteFormTarget_YieldsPathAndQuery() {
         #expect(request("GET http://example.com:8080/a/b?x=1 HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "/a/b")
         #expect(request("GET http://example.com HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "/")
