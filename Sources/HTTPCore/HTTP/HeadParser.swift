@@ -45,6 +45,9 @@ public struct HeadParser {
         var firstSpace = range.lowerBound
         while firstSpace < range.upperBound, bytes[firstSpace] != 32 { firstSpace += 1 }
         var secondSpace = firstSpace + 1
+        // The target is visible ASCII up to the space: found and checked in one pass, unless it holds another byte.
+        while secondSpace < range.upperBound, bytes[secondSpace] &- 33 <= 93 { secondSpace += 1 }
+        let targetChecked = secondSpace < range.upperBound && bytes[secondSpace] == 32
         while secondSpace < range.upperBound, bytes[secondSpace] != 32 { secondSpace += 1 }
         guard secondSpace < range.upperBound, firstSpace > range.lowerBound, secondSpace > firstSpace + 1 else {
             throw .bad("malformed request line")
@@ -52,7 +55,7 @@ public struct HeadParser {
         let methodBytes = UnsafeRawBufferPointer(rebasing: bytes[range.lowerBound..<firstSpace])
         let targetBytes = UnsafeRawBufferPointer(rebasing: bytes[(firstSpace + 1)..<secondSpace])
         for byte in methodBytes where !Self.isTokenByte(byte) { throw .bad("malformed method") }
-        for byte in targetBytes where byte &- 33 > 93 { throw .bad("malformed request target") }
+        if !targetChecked { throw .bad("malformed request target") }
         let version = try parseVersion(UnsafeRawBufferPointer(rebasing: bytes[(secondSpace + 1)..<range.upperBound]))
         let method = Self.knownMethod(methodBytes) ?? String(decoding: methodBytes, as: UTF8.self)
         let target = String(decoding: targetBytes, as: UTF8.self)

@@ -110,6 +110,21 @@ struct HTTPRequestParserTests {
         #expect(failure("GET / HTTP/1.1\r\nHosts: a\r\n\r\n")?.status.code == 400)
     }
 
+    /// A target holds visible ASCII only; any other byte, wherever it is, is named as such.
+    @Test func requestTarget_OfVisibleASCII_IsAccepted_AndAnyOtherByteRejected() throws {
+        let visible = String(decoding: (33...126).map { UInt8($0) }, as: UTF8.self)
+        #expect(try #require(request("GET /\(visible) HTTP/1.1\r\nHost: a\r\n\r\n")).target == "/" + visible)
+        for odd in ["\u{7F}", "\t", "\u{1}", "é", "\u{0}"] {
+            for target in ["/\(odd)", "/a\(odd)b", "/ab?c=\(odd)"] {
+                let error = failure("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n")
+                #expect(error?.reason == "malformed request target", "\(target.debugDescription)")
+            }
+        }
+        // Without the space before the version the line itself is malformed, odd byte or not.
+        #expect(failure("GET /a\u{1}b\r\nHost: a\r\n\r\n")?.reason == "malformed request line")
+        #expect(failure("G(T /a\u{1} HTTP/1.1\r\nHost: a\r\n\r\n")?.reason == "malformed method")
+    }
+
     @Test func absoluteFormTarget_YieldsPathAndQuery() {
         #expect(request("GET http://example.com:8080/a/b?x=1 HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "/a/b")
         #expect(request("GET http://example.com HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "/")
