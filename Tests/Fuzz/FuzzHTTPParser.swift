@@ -20,6 +20,7 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         precondition(consumedA == consumedB && a.body == b.body && a.target == b.target, "split parse differs")
         precondition(consumedA <= size, "consumed more than was given")
         checkPercentDecoding(a)
+        checkHeaderFacts(a)
     case (.failure(let error), _):
         precondition((400...505).contains(error.status.code), "a rejection without a 4xx/5xx status")
     default:
@@ -49,4 +50,28 @@ private func checkPercentDecoding(_ request: HTTPRequest) {
         let first = items.first { $0.name.utf8.elementsEqual(item.name.utf8) }?.value
         precondition(PercentDecoding.firstValue(of: item.name, in: query) == first, "firstValue disagrees")
     }
+}
+
+/// The facts noted from the fields' bytes must agree with reading the parsed fields the obvious way (on
+/// bytes too: a string comparison would take a Kelvin sign for a K).
+private func checkHeaderFacts(_ request: HTTPRequest) {
+    func lowered<Text: StringProtocol>(_ text: Text) -> [UInt8] {
+        var bytes = text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
+        while let last = bytes.last, last == 32 || last == 9 { bytes.removeLast() }
+        while let first = bytes.first, first == 32 || first == 9 { bytes.removeFirst() }
+        return bytes
+    }
+    func named(_ name: String) -> [[UInt8]] {
+        request.headers.fields.filter { lowered($0.name) == Array(name.utf8) }.map { lowered($0.value) }
+    }
+    let options = named("connection").flatMap { $0.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) }
+        .map { lowered(String(decoding: $0, as: UTF8.self)) }
+    let facts = request.facts
+    precondition(facts.hostCount == named("host").count, "Host count disagrees")
+    precondition(facts.connectionClose == options.contains(Array("close".utf8)), "Connection: close disagrees")
+    precondition(facts.connectionKeepAlive == options.contains(Array("keep-alive".utf8)),
+                 "Connection: keep-alive disagrees")
+    precondition(facts.expectsContinue == named("expect").contains(Array("100-continue".utf8)), "Expect disagrees")
+    precondition(facts.hasContentLength == !named("content-length").isEmpty, "Content-Length disagrees")
+    precondition(facts.hasTransferEncoding == !named("transfer-encoding").isEmpty, "Transfer-Encoding disagrees")
 }
