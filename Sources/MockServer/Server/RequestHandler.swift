@@ -360,7 +360,7 @@ final class RequestHandler: HTTPResponder {
         }
         // Built by one initializer, with every field known on arrival a constant: a field set after it (on a
         // variable here, or in the initializer once every field had a value) had the whole entry copied and
-        // the original destroyed, about 590 instructions per request (Tests/Benchmarks/instructions.sh).
+        // the original destroyed, about 650 instructions per request (Tests/Benchmarks/instructions.sh).
         return JournalEntry(method: request.method, target: request.target,
                             fields: redaction.apply(request.headers.fields), bodySize: request.body.count,
                             body: bodyRedaction.capture(request), endpoint: endpoint,
