@@ -57,7 +57,17 @@ public struct HTTPRequestParser: Sendable {
     private mutating func step(_ buffer: UnsafeRawBufferPointer) throws(HTTPParseError) -> Outcome {
         switch state {
         case .head(let scanned):
-            guard let (request, headLength) = try parseHead(buffer, scanned: scanned) else { return .needMore }
+            guard let (head, headLength) = findHead(buffer, scanned: scanned) else {
+                try checkIncompleteHead(buffer)
+                state = .head(scanned: buffer.count)
+                return .needMore
+            }
+            let request = try HeadParser(bytes: head, limits: limits).parse()
+            // Nearly every request has no body: answered here, the request moved into the outcome once.
+            guard request.facts.hasTransferEncoding || request.facts.hasContentLength else {
+                state = .head(scanned: 0)
+                return .request(request, consumed: headLength)
+            }
             return try startBody(request, headLength: headLength, buffer: buffer)
         case .fixedBody(let headLength, let length):
             guard buffer.count >= headLength + length, var request = pending else { return .needMore }
@@ -77,25 +87,25 @@ public struct HTTPRequestParser: Sendable {
 
     // MARK: - Head
 
-    /// Finds the end of the header section and parses it; `nil` when it has not all arrived.
-    private mutating func parseHead(_ buffer: UnsafeRawBufferPointer, scanned: Int) throws(HTTPParseError)
-        -> (HTTPRequest, Int)?
-    {
-        // RFC 9112 §2.2: ignore empty lines before the request line.
+    /// The header section (after any empty lines) and the length of the head with its final CRLF CRLF;
+    /// `nil` when it has not all arrived.
+    private func findHead(_ buffer: UnsafeRawBufferPointer, scanned: Int) -> (UnsafeRawBufferPointer, Int)? {
+        let start = Self.emptyLines(in: buffer)
+        guard let end = Self.find(headerEndIn: buffer, from: max(start, scanned - 3)) else { return nil }
+        return (UnsafeRawBufferPointer(rebasing: buffer[start..<end]), end + 4)
+    }
+
+    /// RFC 9112 §2.2: empty lines before the request line are ignored; how many bytes they take.
+    private static func emptyLines(in buffer: UnsafeRawBufferPointer) -> Int {
         var start = 0
         while start + 1 < buffer.count && buffer[start] == 13 && buffer[start + 1] == 10 { start += 2 }
-        guard let end = Self.find(headerEndIn: buffer, from: max(start, scanned - 3)) else {
-            try checkIncompleteHead(buffer, from: start)
-            state = .head(scanned: buffer.count)
-            return nil
-        }
-        let head = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
-        return (try HeadParser(bytes: head, limits: limits).parse(), end + 4)
+        return start
     }
 
     /// A head still incomplete must not wait for a CRLF CRLF that cannot come: lines ending in a bare LF
     /// (someone typing into `nc`) are answered with a 400 at once rather than left to time out.
-    private func checkIncompleteHead(_ buffer: UnsafeRawBufferPointer, from start: Int) throws(HTTPParseError) {
+    private func checkIncompleteHead(_ buffer: UnsafeRawBufferPointer) throws(HTTPParseError) {
+        let start = Self.emptyLines(in: buffer)
         if (start..<buffer.count).contains(where: { buffer[$0] == 10 && ($0 == start || buffer[$0 - 1] != 13) }) {
             throw .bad("a line ends in a bare LF; HTTP/1.1 lines end in CRLF (\\r\\n)")
         }
