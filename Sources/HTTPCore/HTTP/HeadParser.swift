@@ -20,7 +20,7 @@ public struct HeadParser {
             }
             let (name, value) = try parseField(field)
             request.facts.note(name: name, value: value)
-            request.headers.append(name: String(decoding: name, as: UTF8.self),
+            request.headers.append(name: Self.knownFieldName(name) ?? String(decoding: name, as: UTF8.self),
                                    value: String(decoding: value, as: UTF8.self))
             next = field.upperBound + 2
         }
@@ -83,16 +83,39 @@ public struct HeadParser {
     /// The common methods as literals, which cost no UTF-8 check and no storage.
     private static func knownMethod(_ bytes: UnsafeRawBufferPointer) -> String? {
         switch bytes.count {
-        case 3 where bytes[0] == UInt8(ascii: "G") && bytes[1] == UInt8(ascii: "E") && bytes[2] == UInt8(ascii: "T"):
-            "GET"
-        case 4 where bytes.elementsEqual("POST".utf8): "POST"
-        case 4 where bytes.elementsEqual("HEAD".utf8): "HEAD"
-        case 3 where bytes.elementsEqual("PUT".utf8): "PUT"
-        case 5 where bytes.elementsEqual("PATCH".utf8): "PATCH"
-        case 6 where bytes.elementsEqual("DELETE".utf8): "DELETE"
-        case 7 where bytes.elementsEqual("OPTIONS".utf8): "OPTIONS"
+        case 3 where same(bytes, "GET"): "GET"
+        case 4 where same(bytes, "POST"): "POST"
+        case 4 where same(bytes, "HEAD"): "HEAD"
+        case 3 where same(bytes, "PUT"): "PUT"
+        case 5 where same(bytes, "PATCH"): "PATCH"
+        case 6 where same(bytes, "DELETE"): "DELETE"
+        case 7 where same(bytes, "OPTIONS"): "OPTIONS"
         default: nil
         }
+    }
+
+    /// The field names clients send most, spelled as they send them, as literals (which cost no UTF-8 check);
+    /// any other spelling is made into a string as it came.
+    private static func knownFieldName(_ bytes: UnsafeRawBufferPointer) -> String? {
+        switch bytes.count {
+        case 4 where same(bytes, "Host"): "Host"
+        case 6 where same(bytes, "Accept"): "Accept"
+        case 10 where same(bytes, "User-Agent"): "User-Agent"
+        case 10 where same(bytes, "Connection"): "Connection"
+        case 12 where same(bytes, "Content-Type"): "Content-Type"
+        case 13 where same(bytes, "Authorization"): "Authorization"
+        case 14 where same(bytes, "Content-Length"): "Content-Length"
+        case 15 where same(bytes, "Accept-Encoding"): "Accept-Encoding"
+        case 15 where same(bytes, "Accept-Language"): "Accept-Language"
+        default: nil
+        }
+    }
+
+    /// Whether `bytes` are `literal`'s, byte for byte (the caller has compared the counts).
+    private static func same(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        let expected = literal.utf8Start
+        for index in 0..<bytes.count where bytes[index] != expected[index] { return false }
+        return true
     }
 
     private func parseVersion(_ text: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPVersion {

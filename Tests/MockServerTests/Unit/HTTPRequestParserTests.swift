@@ -110,6 +110,21 @@ struct HTTPRequestParserTests {
         #expect(failure("GET / HTTP/1.1\r\nHosts: a\r\n\r\n")?.status.code == 400)
     }
 
+    /// Common methods and field names come from literals, any other spelling as it was sent.
+    @Test func methodsAndFieldNames_AreKeptAsSent_WhetherCommonOrNot() throws {
+        for host in ["Host", "HOST", "hosT"] {
+            let names = [host, "Accept", "accept", "User-Agent", "Connection", "Content-Type", "Content-type",
+                         "Authorization", "Accept-Encoding", "Accept-Language", "Accept-Languagf", "X-Hos"]
+            let fields = names.enumerated().map { "\($1): v\($0)\r\n" }.joined()
+            let parsed = try #require(request("GET / HTTP/1.1\r\n\(fields)\r\n"))
+            #expect(parsed.headers.fields.map(\.name) == names)
+            #expect(parsed.headers.fields.map(\.value) == names.indices.map { "v\($0)" })
+        }
+        for method in ["GET", "POST", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS", "GOT", "PUTS", "get", "PROPFIND"] {
+            #expect(request("\(method) / HTTP/1.1\r\nHost: a\r\n\r\n")?.method == method)
+        }
+    }
+
     /// A target holds visible ASCII only; any other byte, wherever it is, is named as such.
     @Test func requestTarget_OfVisibleASCII_IsAccepted_AndAnyOtherByteRejected() throws {
         let visible = String(decoding: (33...126).map { UInt8($0) }, as: UTF8.self)
