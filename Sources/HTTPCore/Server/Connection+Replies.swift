@@ -136,8 +136,6 @@ extension Connection {
         loop.poller.modify(fd, newInterest)
     }
 
-    var isOpen: Bool { loop.connections[fd] === self }
-
     func close() {
         guard isOpen else { return }
         stream?.body.cancel()

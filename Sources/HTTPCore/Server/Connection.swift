@@ -25,6 +25,12 @@ final class Connection {
     /// the reference needs no reference counting: `unowned(unsafe)` spares a retain and release per use.
     unowned(unsafe) let loop: EventLoop
     var phase = Phase.active
+    /// Whether the loop still has it: false once ``EventLoop/forget(_:)`` took it out (a forgotten connection is
+    /// never taken back; its descriptor goes to a new one). A flag, where looking itself up in the loop's table
+    /// cost a retain and a release each time, three times a request.
+    private(set) var isOpen = true
+    /// Marks it forgotten by its loop (only ``EventLoop/forget(_:)`` calls it).
+    func forgotten() { isOpen = false }
     /// The reply a delayed connection carries out when its deadline comes.
     var delayed: (reply: Reply, request: HTTPRequest, started: UInt64)?
     var stream: (body: ReplyStream, chunked: Bool)?

@@ -140,6 +140,7 @@ final class EventLoop: @unchecked Sendable {
     func forget(_ connection: Connection) {
         poller.remove(connection.fd)
         connections[connection.fd] = nil
+        connection.forgotten()
         budget.release()
     }
 }
