@@ -49,6 +49,11 @@ private func checkPercentDecoding(_ request: HTTPRequest) {
     for item in items.prefix(8) where !item.name.isEmpty {
         let first = items.first { $0.name.utf8.elementsEqual(item.name.utf8) }?.value
         precondition(PercentDecoding.firstValue(of: item.name, in: query) == first, "firstValue disagrees")
+        var raw: String?? = .none
+        PercentDecoding.withUTF8(of: query) { bytes in
+            raw = PercentDecoding.firstValue(of: item.name, in: bytes).map { PercentDecoding.decode($0) }
+        }
+        precondition(raw.map { $0 ?? "" } == first, "firstValue on bytes disagrees")
     }
 }
 

@@ -109,19 +109,21 @@ public enum PercentDecoding {
         }
     }
 
-    /// Whether the first `name` item of a well-formed query (see ``isWellFormed(_:)``) has a value that
-    /// `accepts` takes, given its bytes as sent (still percent-encoded; empty for an item without `=`); `nil`
-    /// when there is no such item. Allocates nothing: the request validator checks each declared query
-    /// parameter of every request with it, and decodes a value only to name it in a violation.
-    public static func firstValue(of name: String, in query: Substring?,
-                                  satisfies accepts: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool? {
-        guard let query else { return nil }
-        return withBytes(of: query) { bytes in
-            var name = name
-            return name.withUTF8 { wanted -> Bool? in
-                guard let range = firstValueRange(of: wanted, in: bytes) else { return nil }
-                return accepts(UnsafeBufferPointer(rebasing: bytes[range]))
-            }
+    /// Calls `body` with the UTF-8 of `text` (a query, say), without copying it when the string's storage is
+    /// contiguous.
+    // Not generic: called from another module, a generic function runs unspecialized.
+    public static func withUTF8(of text: Substring, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        withBytes(of: text, body)
+    }
+
+    /// The value of the first `name` item of a well-formed query's bytes (see ``isWellFormed(_:)``), as sent
+    /// (still percent-encoded; empty for an item without `=`), or `nil` when there is none. Allocates
+    /// nothing: the request validator checks each declared query parameter of every request with it, and
+    /// decodes a value only to name it in a violation.
+    public static func firstValue(of name: String, in query: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        var name = name
+        return name.withUTF8 { wanted in
+            firstValueRange(of: wanted, in: query).map { UnsafeBufferPointer(rebasing: query[$0]) }
         }
     }
 

@@ -38,23 +38,26 @@ struct RequestValidator {
         return result
     }
 
-    /// ``check(fields:value:what:into:)`` for a query, on its bytes: a value is decoded only to be named
-    /// in a violation.
+    /// ``check(fields:value:what:into:)`` for a query, on its bytes: a value is decoded only to name it in a
+    /// violation.
     private static func checkQuery(_ query: Substring?, against fields: Route.Fields, into violations: inout [String]) {
-        for (name, type) in fields {
-            let accepted = PercentDecoding.firstValue(of: name, in: query) { raw in
-                raw.contains(UInt8(ascii: "%"))
+        guard let query else {
+            for (name, type) in fields where !type.isOptional { violations.append(missing("query parameter", name)) }
+            return
+        }
+        PercentDecoding.withUTF8(of: query) { bytes in
+            for (name, type) in fields {
+                guard let raw = PercentDecoding.firstValue(of: name, in: bytes) else {
+                    if !type.isOptional { violations.append(missing("query parameter", name)) }
+                    continue
+                }
+                let accepted = raw.contains(UInt8(ascii: "%"))
                     ? PercentDecoding.decode(raw).map { type.accepts(text: $0) } ?? false
                     : type.accepts(utf8: raw)
-            }
-            switch accepted {
-            case nil where !type.isOptional:
-                violations.append(missing("query parameter", name))
-            case false?:
-                let value = PercentDecoding.firstValue(of: name, in: query) ?? ""
-                violations.append(mistyped("query parameter", name, value: value, type: type))
-            default:
-                break
+                if !accepted {
+                    let value = PercentDecoding.decode(raw) ?? ""
+                    violations.append(mistyped("query parameter", name, value: value, type: type))
+                }
             }
         }
     }

@@ -18,6 +18,9 @@ import TestSupport
         ("/api/products?page_no=1", "query parameter items_per_page is missing"),
         ("/api/products?page_no=x&items_per_page=2", "query parameter page_no: \"x\" is not an integer"),
         ("/api/products?page_no=1%2&items_per_page=2", "malformed percent-escape"),
+        ("/api/products?page_no=%78y&items_per_page=2", "query parameter page_no: \"xy\" is not an integer"),
+        ("/api/products?page_no=x&page_no=1&items_per_page=2", "query parameter page_no: \"x\" is not an integer"),
+        ("/api/products?items_per_page=2&page_no", "query parameter page_no: \"\" is not an integer"),
     ])
     func query_IsChecked(target: String, violation: String) async throws {
         try await withServer { server in
@@ -26,6 +29,16 @@ import TestSupport
             #expect(response.status == 400)
             #expect(response.text.contains(violation.replacingOccurrences(of: "\"", with: "\\\"")))
             #expect(server.journal.entries().last?.violations.contains { $0.contains(violation) } == true)
+        }
+    }
+
+    /// A query item's name and value are decoded before they are checked; the first item of a name counts.
+    @Test(arguments: ["page_no=%31&items_per_page=2", "page%5Fno=1&items_per_page=%2B2", "page_no=1&page_no=x&items_per_page=2"])
+    func query_EscapedOrRepeated_IsCheckedAsDecoded_FirstItemFirst(query: String) async throws {
+        try await withServer { server in
+            let response = try send(RawClient(port: server.port), "GET", "/api/products?\(query)")
+            #expect(server.journal.entries().last?.violations == [])
+            #expect(response.status == 200)
         }
     }
 
