@@ -78,8 +78,6 @@ public struct HeadParser {
                            headers: headers, body: [])
     }
 
-    private static let versionPrefix: [UInt8] = Array("HTTP/".utf8)
-
     /// The common methods as literals, which cost no UTF-8 check and no storage.
     private static func knownMethod(_ bytes: UnsafeRawBufferPointer) -> String? {
         switch bytes.count {
@@ -119,7 +117,7 @@ public struct HeadParser {
     }
 
     private func parseVersion(_ text: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPVersion {
-        guard text.count == 8, text.starts(with: Self.versionPrefix), text[6] == UInt8(ascii: "."),
+        guard text.count == 8, Self.same(UnsafeRawBufferPointer(rebasing: text[..<5]), "HTTP/"), text[6] == UInt8(ascii: "."),
               (48...57).contains(text[5]), (48...57).contains(text[7])
         else { throw .bad("malformed HTTP version") }
         guard text[5] == UInt8(ascii: "1"), text[7] <= UInt8(ascii: "1") else {
