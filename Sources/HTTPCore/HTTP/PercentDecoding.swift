@@ -93,20 +93,23 @@ public enum PercentDecoding {
 
     /// Whether every `%` in `text` starts a valid escape (`%` and two hex digits).
     public static func isWellFormed(_ text: Substring) -> Bool {
-        withBytes(of: text) { bytes in
-            var index = bytes.startIndex
-            while index < bytes.endIndex {
-                if bytes[index] == UInt8(ascii: "%") {
-                    guard index + 2 < bytes.endIndex, bytes[index + 1].hexDigitValue != nil,
-                          bytes[index + 2].hexDigitValue != nil
-                    else { return false }
-                    index += 3
-                } else {
-                    index += 1
-                }
+        withBytes(of: text, isWellFormed)
+    }
+
+    /// ``isWellFormed(_:)`` on bytes.
+    public static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.endIndex, bytes[index + 1].hexDigitValue != nil,
+                      bytes[index + 2].hexDigitValue != nil
+                else { return false }
+                index += 3
+            } else {
+                index += 1
             }
-            return true
         }
+        return true
     }
 
     /// Calls `body` with the UTF-8 of `text` (a query, say), without copying it when the string's storage is

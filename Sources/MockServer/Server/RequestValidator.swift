@@ -19,11 +19,7 @@ struct RequestValidator {
             }
         }
         if !route.query.isEmpty {
-            if PercentDecoding.isWellFormed(request.query ?? "") {
-                checkQuery(request.query, against: route.query, into: &result.violations)
-            } else {
-                result.violations.append("query string has a malformed percent-escape")
-            }
+            checkQuery(request.query, against: route.query, into: &result.violations)
         }
         if !route.headers.isEmpty {
             check(fields: route.headers, value: { request.headers[$0] }, what: "header", into: &result.violations)
@@ -38,14 +34,18 @@ struct RequestValidator {
         return result
     }
 
-    /// ``check(fields:value:what:into:)`` for a query, on its bytes: a value is decoded only to name it in a
-    /// violation.
+    /// ``check(fields:value:what:into:)`` for a query, on its bytes (one malformed escape is the only violation
+    /// reported): a value is decoded only to name it in a violation.
     private static func checkQuery(_ query: Substring?, against fields: Route.Fields, into violations: inout [String]) {
         guard let query else {
             for (name, type) in fields where !type.isOptional { violations.append(missing("query parameter", name)) }
             return
         }
         PercentDecoding.withUTF8(of: query) { bytes in
+            guard PercentDecoding.isWellFormed(bytes) else {
+                violations.append("query string has a malformed percent-escape")
+                return
+            }
             for (name, type) in fields {
                 guard let raw = PercentDecoding.firstValue(of: name, in: bytes) else {
                     if !type.isOptional { violations.append(missing("query parameter", name)) }
