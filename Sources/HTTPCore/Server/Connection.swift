@@ -29,8 +29,6 @@ final class Connection {
     /// never taken back; its descriptor goes to a new one). A flag, where looking itself up in the loop's table
     /// cost a retain and a release each time, three times a request.
     private(set) var isOpen = true
-    /// Marks it forgotten by its loop (only ``EventLoop/forget(_:)`` calls it).
-    func forgotten() { isOpen = false }
     /// The reply a delayed connection carries out when its deadline comes.
     var delayed: (reply: Reply, request: HTTPRequest, started: UInt64)?
     var stream: (body: ReplyStream, chunked: Bool)?
@@ -76,6 +74,9 @@ final class Connection {
         guard case .active = phase else { return false }
         return !inbound.hasUnconsumed && outbound.isEmpty && !parser.isReadingBody
     }
+
+    /// Marks it forgotten by its loop (only ``EventLoop/forget(_:)`` calls it).
+    func forgotten() { isOpen = false }
 
     // MARK: - Events
 
