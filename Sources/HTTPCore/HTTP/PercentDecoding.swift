@@ -51,22 +51,10 @@ public enum PercentDecoding {
                 end += 1
             }
             if escaped {
-                let first = decoded
-                var index = start
-                while index < end {
-                    if path[index] == UInt8(ascii: "%") {
-                        guard index + 2 < end, let high = path[index + 1].hexDigitValue,
-                              let low = path[index + 2].hexDigitValue
-                        else { return nil }
-                        scratch[decoded] = high << 4 | low
-                        index += 3
-                    } else {
-                        scratch[decoded] = path[index]
-                        index += 1
-                    }
-                    decoded += 1
-                }
-                segments[count] = UnsafeBufferPointer(rebasing: scratch[first..<decoded])
+                guard let written = decode(path[start..<end], into: UnsafeMutableBufferPointer(rebasing: scratch[decoded...]))
+                else { return nil }
+                segments[count] = UnsafeBufferPointer(rebasing: scratch[decoded..<(decoded + written)])
+                decoded += written
             } else {
                 segments[count] = UnsafeBufferPointer(rebasing: path[start..<end])
             }
@@ -190,22 +178,37 @@ public enum PercentDecoding {
 
     private static func decode(_ bytes: Slice) -> String? {
         guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
+        var wellFormed = true
+        // Decoded straight into the string's storage: never longer than as sent.
+        let text = String(unsafeUninitializedCapacity: bytes.count) { output in
+            guard let written = decode(bytes, into: output) else {
+                wellFormed = false
+                return 0
+            }
+            return written
+        }
+        return wellFormed ? text : nil
+    }
+
+    /// Writes `bytes` percent-decoded into `output`, which holds at least `bytes.count`; returns how many
+    /// bytes it wrote, or `nil` for a malformed escape.
+    private static func decode(_ bytes: Slice, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        var written = 0
         var index = bytes.startIndex
         while index < bytes.endIndex {
-            guard bytes[index] == UInt8(ascii: "%") else {
-                decoded.append(bytes[index])
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.endIndex, let high = bytes[index + 1].hexDigitValue,
+                      let low = bytes[index + 2].hexDigitValue
+                else { return nil }
+                output[written] = high << 4 | low
+                index += 3
+            } else {
+                output[written] = bytes[index]
                 index += 1
-                continue
             }
-            guard index + 2 < bytes.endIndex, let high = bytes[index + 1].hexDigitValue,
-                  let low = bytes[index + 2].hexDigitValue
-            else { return nil }
-            decoded.append(high << 4 | low)
-            index += 3
+            written += 1
         }
-        return String(decoding: decoded, as: UTF8.self)
+        return written
     }
 
     /// Runs `body` on the UTF-8 bytes of `text`, without copying them when they are contiguous (as
