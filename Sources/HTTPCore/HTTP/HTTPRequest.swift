@@ -67,10 +67,7 @@ public struct HeaderFacts: Sendable {
     private static func equal(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
         let expected = lowercase.utf8Start
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            if (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) != expected[index] { return false }
-        }
+        for index in 0..<bytes.count where HTTPHeaders.lower(bytes[index]) != expected[index] { return false }
         return true
     }
 
@@ -149,7 +146,8 @@ public struct HTTPHeaders: Sendable, Sequence {
         }
     }
 
-    private static func lower(_ byte: UInt8) -> UInt8 {
+    /// ASCII lowercase of `byte` (header names and the options HeaderFacts reads compare in any case).
+    fileprivate static func lower(_ byte: UInt8) -> UInt8 {
         byte >= 65 && byte <= 90 ? byte | 0x20 : byte
     }
 }

@@ -57,8 +57,9 @@ public struct HTTPRequestParser: Sendable {
     private mutating func step(_ buffer: UnsafeRawBufferPointer) throws(HTTPParseError) -> Outcome {
         switch state {
         case .head(let scanned):
-            guard let (head, headLength) = findHead(buffer, scanned: scanned) else {
-                try checkIncompleteHead(buffer)
+            let start = Self.emptyLines(in: buffer)
+            guard let (head, headLength) = findHead(buffer, from: start, scanned: scanned) else {
+                try checkIncompleteHead(buffer, from: start)
                 state = .head(scanned: buffer.count)
                 return .needMore
             }
@@ -87,10 +88,11 @@ public struct HTTPRequestParser: Sendable {
 
     // MARK: - Head
 
-    /// The header section (after any empty lines) and the length of the head with its final CRLF CRLF;
-    /// `nil` when it has not all arrived.
-    private func findHead(_ buffer: UnsafeRawBufferPointer, scanned: Int) -> (UnsafeRawBufferPointer, Int)? {
-        let start = Self.emptyLines(in: buffer)
+    /// The header section (from `start`, after any empty lines) and the length of the head with its final
+    /// CRLF CRLF; `nil` when it has not all arrived.
+    private func findHead(_ buffer: UnsafeRawBufferPointer, from start: Int, scanned: Int)
+        -> (UnsafeRawBufferPointer, Int)?
+    {
         guard let end = Self.find(headerEndIn: buffer, from: max(start, scanned - 3)) else { return nil }
         return (UnsafeRawBufferPointer(rebasing: buffer[start..<end]), end + 4)
     }
@@ -104,8 +106,7 @@ public struct HTTPRequestParser: Sendable {
 
     /// A head still incomplete must not wait for a CRLF CRLF that cannot come: lines ending in a bare LF
     /// (someone typing into `nc`) are answered with a 400 at once rather than left to time out.
-    private func checkIncompleteHead(_ buffer: UnsafeRawBufferPointer) throws(HTTPParseError) {
-        let start = Self.emptyLines(in: buffer)
+    private func checkIncompleteHead(_ buffer: UnsafeRawBufferPointer, from start: Int) throws(HTTPParseError) {
         if (start..<buffer.count).contains(where: { buffer[$0] == 10 && ($0 == start || buffer[$0 - 1] != 13) }) {
             throw .bad("a line ends in a bare LF; HTTP/1.1 lines end in CRLF (\\r\\n)")
         }

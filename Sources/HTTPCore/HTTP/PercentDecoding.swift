@@ -149,10 +149,7 @@ public enum PercentDecoding {
     /// value it returns.
     public static func firstValue(of name: String, in query: Substring?) -> String? {
         guard let query else { return nil }
-        return withBytes(of: query) { bytes in
-            var name = name
-            return name.withUTF8 { wanted in firstValueRange(of: wanted, in: bytes).map { decode(bytes[$0]) ?? "" } }
-        }
+        return withBytes(of: query) { bytes in firstValue(of: name, in: bytes).map { decode($0) ?? "" } }
     }
 
     /// Percent-decodes `bytes` as one path segment or query value: `nil` for a malformed escape.
