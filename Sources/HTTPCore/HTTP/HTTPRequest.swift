@@ -2,20 +2,56 @@
 public struct HTTPRequest: Sendable {
     public var method: String
     /// The request target exactly as sent (origin-form, absolute-form or `*`).
-    public var target: String
-    /// The path of the target (percent-encoded, without the query).
-    public var path: Substring
-    /// The query of the target, without `?`, or `nil`.
-    public var query: Substring?
+    public private(set) var target: String
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
     /// What the framing and connection headers say, gathered in one pass while parsing.
     public var facts = HeaderFacts()
+    /// Where ``path`` and ``query`` lie in the target's UTF-8 (an empty path stands for `/`; a negative query
+    /// start for none). Offsets rather than two substrings: those held two more references to the target's
+    /// storage and 64 more bytes, retained and copied on every move of a request.
+    private let bounds: TargetBounds
+
+    /// A request for `target`, whose path and query are found as the parser finds them (see
+    /// ``TargetBounds/init(of:method:)``); a target it rejects is all path.
+    public init(method: String, target: String, version: HTTPVersion = .http11, headers: HTTPHeaders = HTTPHeaders(),
+                body: [UInt8] = []) {
+        var bytes = target
+        let bounds = bytes.withUTF8 { utf8 in
+            (try? TargetBounds(of: UnsafeRawBufferPointer(utf8), method: method))
+                ?? TargetBounds(pathStart: 0, pathEnd: Int32(utf8.count), queryStart: -1)
+        }
+        self.init(method: method, target: target, bounds: bounds, version: version, headers: headers, body: body)
+    }
+
+    init(method: String, target: String, bounds: TargetBounds, version: HTTPVersion, headers: HTTPHeaders,
+         body: [UInt8]) {
+        self.method = method
+        self.target = target
+        self.bounds = bounds
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The path of the target (percent-encoded, without the query).
+    public var path: Substring {
+        guard bounds.pathEnd > bounds.pathStart else { return "/" }
+        let utf8 = target.utf8
+        return target[utf8.index(utf8.startIndex, offsetBy: Int(bounds.pathStart))
+            ..< utf8.index(utf8.startIndex, offsetBy: Int(bounds.pathEnd))]
+    }
+
+    /// The query of the target, without `?`, or `nil`.
+    public var query: Substring? {
+        guard bounds.queryStart >= 0 else { return nil }
+        let utf8 = target.utf8
+        return target[utf8.index(utf8.startIndex, offsetBy: Int(bounds.queryStart))...]
+    }
 
     /// Stands for bytes that were not a readable request, in the journal and the access log.
-    public static let unreadable = HTTPRequest(method: "-", target: "-", path: "", query: nil, version: .http11,
-                                        headers: HTTPHeaders(), body: [])
+    public static let unreadable = HTTPRequest(method: "-", target: "-")
 
     /// Whether the connection stays open after the response (RFC 9112 §9.3).
     public var keepAlive: Bool {
@@ -76,6 +112,54 @@ public struct HeaderFacts: Sendable {
         while start < end, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
         while end > start, bytes[end - 1] == 32 || bytes[end - 1] == 9 { end -= 1 }
         return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+}
+
+/// Where a request target's path and query lie in its UTF-8 (RFC 9112 §3.2), as offsets.
+struct TargetBounds: Sendable {
+    /// The path's bytes; an empty range stands for `/` (an absolute-form target without a path).
+    var pathStart: Int32
+    var pathEnd: Int32
+    /// Where the query starts, after its `?`, or -1 for none; it runs to the end of the target.
+    var queryStart: Int32
+
+    init(pathStart: Int32, pathEnd: Int32, queryStart: Int32) {
+        (self.pathStart, self.pathEnd, self.queryStart) = (pathStart, pathEnd, queryStart)
+    }
+
+    /// The bounds of a target in origin-form (`/path?query`), absolute-form (`http://host/path?query`) or
+    /// asterisk-form (`*`, for OPTIONS only).
+    init(of target: UnsafeRawBufferPointer, method: String) throws(HTTPParseError) {
+        var pathStart = 0
+        if target.first != UInt8(ascii: "/") {
+            if target.count == 1 && target[0] == UInt8(ascii: "*") {
+                guard method == "OPTIONS" else { throw .bad("* is only valid for OPTIONS") }
+                self.init(pathStart: 0, pathEnd: 1, queryStart: -1)
+                return
+            }
+            guard let hostStart = Self.authorityStart(of: target) else {
+                throw .bad("request target must start with / or http://")
+            }
+            pathStart = hostStart
+            while pathStart < target.count, target[pathStart] != UInt8(ascii: "/"), target[pathStart] != UInt8(ascii: "?") {
+                pathStart += 1
+            }
+            guard pathStart != hostStart else { throw .bad("absolute target without a host") }
+        }
+        let mark = POSIX.firstIndex(of: UInt8(ascii: "?"), in: target, pathStart..<target.count)
+        self.init(pathStart: Int32(pathStart), pathEnd: Int32(mark ?? target.count),
+                  queryStart: mark.map { Int32($0 + 1) } ?? -1)
+    }
+
+    /// Where the authority starts in an absolute-form target, after `http://` or `https://` in any case.
+    private static func authorityStart(of target: UnsafeRawBufferPointer) -> Int? {
+        for scheme: StaticString in ["http://", "https://"] where target.count >= scheme.utf8CodeUnitCount {
+            let expected = scheme.utf8Start
+            if (0..<scheme.utf8CodeUnitCount).allSatisfy({ HTTPHeaders.lower(target[$0]) == expected[$0] }) {
+                return scheme.utf8CodeUnitCount
+            }
+        }
+        return nil
     }
 }
 
@@ -147,7 +231,7 @@ public struct HTTPHeaders: Sendable, Sequence {
     }
 
     /// ASCII lowercase of `byte` (header names and the options HeaderFacts reads compare in any case).
-    fileprivate static func lower(_ byte: UInt8) -> UInt8 {
+    static func lower(_ byte: UInt8) -> UInt8 {
         byte >= 65 && byte <= 90 ? byte | 0x20 : byte
     }
 }

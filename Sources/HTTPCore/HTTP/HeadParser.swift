@@ -59,23 +59,10 @@ public struct HeadParser {
         let version = try parseVersion(UnsafeRawBufferPointer(rebasing: bytes[(secondSpace + 1)..<range.upperBound]))
         let method = Self.knownMethod(methodBytes) ?? String(decoding: methodBytes, as: UTF8.self)
         let target = String(decoding: targetBytes, as: UTF8.self)
-        let path: Substring
-        let query: Substring?
-        if targetBytes.first == UInt8(ascii: "/") {
-            // Origin-form, nearly every request: split at the first "?" found in the bytes.
-            if let mark = targetBytes.firstIndex(of: UInt8(ascii: "?")) {
-                let index = target.utf8.index(target.startIndex, offsetBy: mark)
-                (path, query) = (target[..<index], target[target.utf8.index(after: index)...])
-            } else {
-                (path, query) = (target[...], nil)
-            }
-        } else {
-            (path, query) = try Self.splitTarget(target, method: method)
-        }
+        let bounds = try TargetBounds(of: targetBytes, method: method)
         var headers = HTTPHeaders()
         headers.reserveCapacity(8)
-        return HTTPRequest(method: method, target: target, path: path, query: query, version: version,
-                           headers: headers, body: [])
+        return HTTPRequest(method: method, target: target, bounds: bounds, version: version, headers: headers, body: [])
     }
 
     /// The common methods as literals, which cost no UTF-8 check and no storage.
@@ -124,33 +111,6 @@ public struct HeadParser {
             throw HTTPParseError(.versionNotSupported, "only HTTP/1.0 and HTTP/1.1 are supported")
         }
         return text[7] == UInt8(ascii: "1") ? .http11 : .http10
-    }
-
-    /// Absolute-form (`http://host/path`) or `*` for OPTIONS (RFC 9112 §3.2); origin-form is split
-    /// by the caller.
-    private static func splitTarget(_ target: String, method: String) throws(HTTPParseError)
-        -> (Substring, Substring?)
-    {
-        let utf8 = target.utf8
-        var pathAndQuery = Substring(target)
-        if utf8.first != UInt8(ascii: "/") {
-            if target == "*" {
-                guard method == "OPTIONS" else { throw .bad("* is only valid for OPTIONS") }
-                return ("*", nil)
-            }
-            let lower = target.lowercased()
-            guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
-                  let colon = utf8.firstIndex(of: UInt8(ascii: ":"))
-            else { throw .bad("request target must start with / or http://") }
-            let afterScheme = target[target.utf8.index(colon, offsetBy: 3)...]
-            let pathStart = afterScheme.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
-                ?? afterScheme.endIndex
-            guard pathStart != afterScheme.startIndex else { throw .bad("absolute target without a host") }
-            pathAndQuery = afterScheme[pathStart...]
-            if pathAndQuery.utf8.first != UInt8(ascii: "/") { pathAndQuery = "/" + pathAndQuery }
-        }
-        guard let mark = pathAndQuery.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (pathAndQuery, nil) }
-        return (pathAndQuery[..<mark], pathAndQuery[pathAndQuery.utf8.index(after: mark)...])
     }
 
     /// The field's name and its value without surrounding spaces and tabs, checked.

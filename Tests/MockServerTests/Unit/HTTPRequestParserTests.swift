@@ -140,10 +140,31 @@ struct HTTPRequestParserTests {
         #expect(failure("G(T /a\u{1} HTTP/1.1\r\nHost: a\r\n\r\n")?.reason == "malformed method")
     }
 
-    @Test func absoluteFormTarget_YieldsPathAndQuery() {
-        #expect(request("GET http://example.com:8080/a/b?x=1 HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "/a/b")
-        #expect(request("GET http://example.com HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "/")
-        #expect(request("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n")?.path == "*")
+    @Test(arguments: [
+        ("/a/b?x=1", "/a/b", "x=1"), ("/a?", "/a", ""), ("/?x=1?y", "/", "x=1?y"), ("/a%3Fb", "/a%3Fb", nil),
+        ("http://example.com:8080/a/b?x=1", "/a/b", "x=1"), ("http://example.com", "/", nil),
+        ("http://example.com?x=1", "/", "x=1"), ("HTTPS://Example.com/a", "/a", nil), ("*", "*", nil),
+    ] as [(String, String, String?)])
+    func target_YieldsPathAndQuery(target: String, path: String, query: String?) throws {
+        let method = target == "*" ? "OPTIONS" : "GET"
+        let parsed = try #require(request("\(method) \(target) HTTP/1.1\r\nHost: a\r\n\r\n"))
+        #expect(parsed.target == target)
+        #expect(parsed.path == path)
+        #expect(parsed.query.map(String.init) == query)
+        // A request made in code finds the same.
+        let made = HTTPRequest(method: method, target: target)
+        #expect(made.path == path && made.query.map(String.init) == query)
+    }
+
+    @Test(arguments: [
+        ("GET * HTTP/1.1", "* is only valid for OPTIONS"),
+        ("GET ftp://example.com/a HTTP/1.1", "request target must start with / or http://"),
+        ("GET http:/example.com/a HTTP/1.1", "request target must start with / or http://"),
+        ("GET http:///a HTTP/1.1", "absolute target without a host"),
+        ("GET http:// HTTP/1.1", "absolute target without a host"),
+    ])
+    func target_OfNoKnownForm_IsRejected(line: String, reason: String) {
+        #expect(failure("\(line)\r\nHost: a\r\n\r\n")?.reason == reason)
     }
 
     @Test(arguments: [

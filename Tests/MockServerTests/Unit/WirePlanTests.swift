@@ -8,8 +8,7 @@ struct WirePlanTests {
     private func request(_ method: String = "GET", http10: Bool = false, close: Bool = false) -> HTTPRequest {
         var headers = HTTPHeaders()
         if close { headers.append(name: "Connection", value: "close") }
-        var request = HTTPRequest(method: method, target: "/", path: "/", query: nil,
-                                  version: http10 ? .http10 : .http11, headers: headers, body: [])
+        var request = HTTPRequest(method: method, target: "/", version: http10 ? .http10 : .http11, headers: headers)
         if close { request.facts.connectionClose = true }
         return request
     }
