@@ -84,18 +84,14 @@ public enum PercentDecoding {
         withBytes(of: text, isWellFormed)
     }
 
-    /// ``isWellFormed(_:)`` on bytes.
+    /// ``isWellFormed(_:)`` on bytes. The C library finds each `%`: most queries have none.
     public static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.endIndex, bytes[index + 1].hexDigitValue != nil,
-                      bytes[index + 2].hexDigitValue != nil
-                else { return false }
-                index += 3
-            } else {
-                index += 1
-            }
+        let raw = UnsafeRawBufferPointer(bytes)
+        var index = 0
+        while let escape = POSIX.firstIndex(of: UInt8(ascii: "%"), in: raw, index..<raw.count) {
+            guard escape + 2 < raw.count, raw[escape + 1].hexDigitValue != nil, raw[escape + 2].hexDigitValue != nil
+            else { return false }
+            index = escape + 3
         }
         return true
     }
@@ -124,25 +120,34 @@ public enum PercentDecoding {
         let count = bytes.count
         var start = 0
         while start < count {
+            // Each byte is tested against the three that matter at once: `%`, `&` and `=` are all below 64.
             var end = start
             var separator = -1
             var escaped = false
             while end < count {
                 let byte = bytes[end]
-                if byte == UInt8(ascii: "&") { break }
-                if byte == UInt8(ascii: "=") && separator < 0 { separator = end }
-                if byte == UInt8(ascii: "%") && separator < 0 { escaped = true }
+                if byte < 64 && specialInQuery >> UInt64(byte) & 1 != 0 {
+                    if byte == UInt8(ascii: "&") { break }
+                    if separator < 0 {
+                        if byte == UInt8(ascii: "=") { separator = end } else { escaped = true }
+                    }
+                }
                 end += 1
             }
             let nameEnd = separator < 0 ? end : separator
             let matches = escaped
                 ? decode(bytes[start..<nameEnd]).map { $0.utf8.elementsEqual(wanted) } ?? false
-                : equal(bytes, start..<nameEnd, wanted)
+                : nameEnd - start == wanted.count
+                    && POSIX.equal(UnsafeRawBufferPointer(Bytes(rebasing: bytes[start..<nameEnd])), UnsafeRawBufferPointer(wanted))
             if matches { return separator < 0 ? end..<end : (separator + 1)..<end }
             start = end + 1
         }
         return nil
     }
+
+    /// Bits 37, 38 and 61: `%`, `&` and `=`, the bytes a query's items and escapes turn on (a literal, so that
+    /// a test costs no lazy-global access; `PercentDecodingTests` checks it).
+    static let specialInQuery: UInt64 = 0x2000_0060_0000_0000
 
     /// The decoded value of the first `name` item of a well-formed query (see ``isWellFormed(_:)``),
     /// an empty string for an item without `=`, or `nil` when there is none. Allocates only the
@@ -155,16 +160,6 @@ public enum PercentDecoding {
     /// Percent-decodes `bytes` as one path segment or query value: `nil` for a malformed escape.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         decode(bytes[...])
-    }
-
-    private static func equal(_ bytes: Bytes, _ range: Range<Int>, _ wanted: Bytes) -> Bool {
-        guard range.count == wanted.count else { return false }
-        var offset = 0
-        while offset < wanted.count {
-            if bytes[range.lowerBound + offset] != wanted[offset] { return false }
-            offset += 1
-        }
-        return true
     }
 
     /// `pair` split at its first `=`: the name, and the value if there is an `=`.

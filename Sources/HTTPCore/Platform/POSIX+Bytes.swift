@@ -4,12 +4,20 @@ import Glibc
 import Darwin
 #endif
 
-/// The C library's byte search, which scans a vector at a time where a Swift loop takes a byte.
+/// The C library's byte search and comparison, which take a vector at a time where a Swift loop takes a byte.
 extension POSIX {
     /// The index of the first `byte` in `bytes[range]`, or `nil`.
     @inline(__always)
     public static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
         guard let base = bytes.baseAddress, !range.isEmpty else { return nil }
         return memchr(base + range.lowerBound, Int32(byte), range.count).map { UnsafeRawPointer($0) - base }
+    }
+
+    /// Whether `lhs` and `rhs` hold the same bytes.
+    @inline(__always)
+    public static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        return memcmp(left, right, lhs.count) == 0
     }
 }

@@ -12,16 +12,26 @@ struct PercentDecodingTests {
         ("b=x%3Dy&&c=%E2%82%AC", "c", "€"),
         ("b=1+2", "b", "1+2"),
         ("name=", "name", ""),
+        ("a=b=c", "a", "b=c"),
+        ("b=%25&a%3D=x&a==y", "a=", "x"),
+        ("b=1&a=%2541", "a", "%41"),
+        ("=1&a=2", "", "1"),
     ])
     func firstValue_FindsTheFirstItem(query: String, name: String, value: String) {
         #expect(PercentDecoding.isWellFormed(Substring(query)))
         #expect(PercentDecoding.firstValue(of: name, in: Substring(query)) == value)
     }
 
+    @Test func specialQueryBytes_AreThePercentTheAmpersandAndTheEquals() {
+        let bytes = (0..<64).filter { PercentDecoding.specialInQuery >> UInt64($0) & 1 == 1 }
+        #expect(bytes == [37, 38, 61] && "%&=".utf8.map(Int.init) == bytes)
+    }
+
     @Test func firstValue_IsNil_WhenTheNameIsAbsent() {
         #expect(PercentDecoding.firstValue(of: "a", in: nil) == nil)
         #expect(PercentDecoding.firstValue(of: "a", in: "") == nil)
         #expect(PercentDecoding.firstValue(of: "a", in: "ab=1&b=a&=a") == nil)
+        #expect(PercentDecoding.firstValue(of: "a", in: "b=a&c%3D=a&aa") == nil)
     }
 
     @Test(arguments: ["%", "a=%2", "a=%zz", "%2x=1", "a=1&b=%"])
