@@ -42,6 +42,13 @@ private func checkPercentDecoding(_ request: HTTPRequest) {
     } else {
         precondition(segments == [], "a path without / has segments")
     }
+    // The bytes read in place must be the path's and the query's.
+    var pathBytes: [UInt8] = []
+    request.withPathBytes { pathBytes = Array($0) }
+    precondition(pathBytes == path, "path bytes disagree")
+    var queryBytes: [UInt8]? = []
+    request.withQueryBytes { queryBytes = $0.map(Array.init) }
+    precondition(queryBytes == request.query.map { Array($0.utf8) }, "query bytes disagree")
     let query = request.query ?? ""
     let items = PercentDecoding.queryItems(query)
     precondition((items != nil) == PercentDecoding.isWellFormed(query), "well-formedness disagrees")
@@ -50,8 +57,8 @@ private func checkPercentDecoding(_ request: HTTPRequest) {
         let first = items.first { $0.name.utf8.elementsEqual(item.name.utf8) }?.value
         precondition(PercentDecoding.firstValue(of: item.name, in: query) == first, "firstValue disagrees")
         var raw: String?? = .none
-        PercentDecoding.withUTF8(of: query) { bytes in
-            raw = PercentDecoding.firstValue(of: item.name, in: bytes).map { PercentDecoding.decode($0) }
+        request.withQueryBytes { bytes in
+            raw = bytes.flatMap { PercentDecoding.firstValue(of: item.name, in: $0) }.map { PercentDecoding.decode($0) }
         }
         precondition(raw.map { $0 ?? "" } == first, "firstValue on bytes disagrees")
     }

@@ -96,13 +96,6 @@ public enum PercentDecoding {
         return true
     }
 
-    /// Calls `body` with the UTF-8 of `text` (a query, say), without copying it when the string's storage is
-    /// contiguous.
-    // Not generic: called from another module, a generic function runs unspecialized.
-    public static func withUTF8(of text: Substring, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        withBytes(of: text, body)
-    }
-
     /// The value of the first `name` item of a well-formed query's bytes (see ``isWellFormed(_:)``), as sent
     /// (still percent-encoded; empty for an item without `=`), or `nil` when there is none. Allocates
     /// nothing: the request validator checks each declared query parameter of every request with it, and

@@ -14,6 +14,13 @@ enum PathSegments {
         return Array(path.utf8).withUnsafeBufferPointer { split($0, body) }
     }
 
+    /// ``with(_:_:)`` on the path of `request`, read in place.
+    static func with(pathOf request: HTTPRequest, _ body: (Segments) -> Void) -> Bool {
+        var wellFormed = false
+        request.withPathBytes { wellFormed = split($0, body) }
+        return wellFormed
+    }
+
     private static func split(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (Segments) -> Void) -> Bool {
         let capacity = PercentDecoding.segmentCapacity(of: bytes)
         let stride = MemoryLayout<UnsafeBufferPointer<UInt8>>.stride

@@ -106,7 +106,7 @@ final class RequestHandler: HTTPResponder {
         let router = serving.router
         let method = request.method
         var routed = Routed.match(.notFound)
-        let wellFormed = PathSegments.with(request.path) { segments in
+        let wellFormed = PathSegments.with(pathOf: request) { segments in
             if let first = segments.first, PathSegments.equal(first, AdminAPI.prefix) {
                 routed = .admin(segments.dropFirst().map(PathSegments.text))
             } else {

@@ -19,7 +19,7 @@ struct RequestValidator {
             }
         }
         if !route.query.isEmpty {
-            checkQuery(request.query, against: route.query, into: &result.violations)
+            checkQuery(of: request, against: route.query, into: &result.violations)
         }
         if !route.headers.isEmpty {
             check(fields: route.headers, value: { request.headers[$0] }, what: "header", into: &result.violations)
@@ -36,12 +36,12 @@ struct RequestValidator {
 
     /// ``check(fields:value:what:into:)`` for a query, on its bytes (one malformed escape is the only violation
     /// reported): a value is decoded only to name it in a violation.
-    private static func checkQuery(_ query: Substring?, against fields: Route.Fields, into violations: inout [String]) {
-        guard let query else {
-            for (name, type) in fields where !type.isOptional { violations.append(missing("query parameter", name)) }
-            return
-        }
-        PercentDecoding.withUTF8(of: query) { bytes in
+    private static func checkQuery(of request: HTTPRequest, against fields: Route.Fields, into violations: inout [String]) {
+        request.withQueryBytes { bytes in
+            guard let bytes else {
+                for (name, type) in fields where !type.isOptional { violations.append(missing("query parameter", name)) }
+                return
+            }
             guard PercentDecoding.isWellFormed(bytes) else {
                 violations.append("query string has a malformed percent-escape")
                 return

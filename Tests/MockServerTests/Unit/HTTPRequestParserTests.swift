@@ -151,6 +151,11 @@ struct HTTPRequestParserTests {
         #expect(parsed.target == target)
         #expect(parsed.path == path)
         #expect(parsed.query.map(String.init) == query)
+        // Read in place, the same bytes.
+        var (pathBytes, queryBytes): ([UInt8], [UInt8]?) = ([], [])
+        parsed.withPathBytes { pathBytes = Array($0) }
+        parsed.withQueryBytes { queryBytes = $0.map(Array.init) }
+        #expect(pathBytes == Array(path.utf8) && queryBytes == query.map { Array($0.utf8) })
         // A request made in code finds the same.
         let made = HTTPRequest(method: method, target: target)
         #expect(made.path == path && made.query.map(String.init) == query)
