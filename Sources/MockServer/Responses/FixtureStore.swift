@@ -28,6 +28,11 @@ final class FixtureStore: Sendable {
 
     private struct State {
         var entries: [String: Entry] = [:]
+        /// The entries of the scenarios with a fixed fixture, at ``ScenarioPlay/serial`` minus ``firstScenario``:
+        /// found by an index, where hashing the path cost about 340 instructions a request (and an integer key
+        /// about 130). Emptied with ``entries``.
+        var byScenario: [Entry?] = []
+        var firstScenario = 0
         var watcher: FileWatcher?
         /// False once the watcher has missed or may miss a change; then every use checks the file.
         var trusted = false
@@ -72,6 +77,7 @@ final class FixtureStore: Sendable {
                 state.watcher = FileWatcher.start(root: root)
                 state.trusted = state.watcher != nil
                 state.entries = [:]
+                state.byScenario = []
             }
             return state.watcher?.descriptor
         }
@@ -103,6 +109,7 @@ final class FixtureStore: Sendable {
                 state.trusted = false
             }
             state.entries = [:]
+            state.byScenario = []
             state.generation += 1
         }
     }
@@ -114,6 +121,40 @@ final class FixtureStore: Sendable {
     func bytes(at relativePath: String) -> Result<[UInt8], Unavailable> {
         entry(at: relativePath).map(\.bytes)
     }
+
+    /// ``bytes(at:)`` for a scenario's fixed fixture (one without placeholders), remembered by the scenario's
+    /// ``ScenarioPlay/serial`` while the watcher is trusted.
+    func bytes(at relativePath: String, rememberedAs serial: Int) -> Result<[UInt8], Unavailable> {
+        let (known, generation) = state.withValue { state in
+            let index = serial - state.firstScenario
+            return (state.trusted && index >= 0 && index < state.byScenario.count ? state.byScenario[index] : nil,
+                    state.generation)
+        }
+        if let known { return .success(known.bytes) }
+        let found = entry(at: relativePath)
+        if case .success(let entry) = found {
+            state.withValue { state in
+                // Not when a change was reported meanwhile: the entry may be older than it.
+                guard state.trusted, state.generation == generation else { return }
+                var index = serial - state.firstScenario
+                // The plays of one contract set have consecutive serials; one far before or after the others kept
+                // (contracts reloaded since) starts the places over around itself.
+                if index < 0 || index >= Self.scenarioPlaces {
+                    state.byScenario = []
+                    state.firstScenario = max(0, serial - Self.scenarioPlaces / 2)
+                    index = serial - state.firstScenario
+                }
+                if index >= state.byScenario.count {
+                    state.byScenario += repeatElement(nil, count: index + 1 - state.byScenario.count)
+                }
+                state.byScenario[index] = entry
+            }
+        }
+        return found.map(\.bytes)
+    }
+
+    /// How many serials the remembered entries span at most.
+    static let scenarioPlaces = 4096
 
     /// The file parsed as `play`'s response template, once per version of the file; or why there is no
     /// file. (Keyed by the scenario's serial number, which hashes in a few instructions where its context

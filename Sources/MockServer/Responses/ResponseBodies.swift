@@ -23,7 +23,7 @@ struct ResponseBodies: Sendable {
         guard let pattern = play.fixture else { return .success([]) }
         // The common case costs what it did before templates: one look-up of a fixed path.
         if !play.isTemplate && !play.hasPathPlaceholders {
-            return fixtures.bytes(at: pattern).mapError { .noFixture(reason: $0.reason) }
+            return fixtures.bytes(at: pattern, rememberedAs: play.serial).mapError { .noFixture(reason: $0.reason) }
         }
         let query = PercentDecoding.queryItems(request.query) ?? []
         // An integer names its file as written plainly: `?page_no=01` and `+1` select `page-1.json`.

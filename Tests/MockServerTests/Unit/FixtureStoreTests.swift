@@ -49,6 +49,31 @@ struct FixtureStoreTests {
         #expect(store.isWatching)
     }
 
+    @Test func fixedFixtures_RememberedByScenario_AreServedAfreshAfterEachChange() throws {
+        defer { removeRoot() }
+        try write("A", to: "health/a.txt")
+        let store = FixtureStore(root: root.path)
+        _ = store.startWatching()
+        defer { store.stopWatching() }
+        func text(_ path: String, _ serial: Int) -> String? {
+            (try? store.bytes(at: path, rememberedAs: serial).get()).map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(text("health/ok.txt", 7) == "OK" && text("health/a.txt", 8) == "A")
+        #expect(text("health/ok.txt", 7) == "OK" && text("health/a.txt", 8) == "A")
+
+        try write("edited", to: "health/ok.txt")
+        store.refresh()
+        #expect(text("health/ok.txt", 7) == "edited" && text("health/a.txt", 8) == "A")
+        // Scenarios far apart (contracts reloaded in between) each get their own file.
+        let far = 7 + FixtureStore.scenarioPlaces * 3
+        #expect(text("health/a.txt", far) == "A" && text("health/ok.txt", 7) == "edited")
+        #expect(text("health/a.txt", far) == "A" && text("health/ok.txt", 7) == "edited")
+
+        try FileManager.default.removeItem(at: root.appendingPathComponent("health/ok.txt"))
+        store.refresh()
+        #expect(text("health/ok.txt", 7) == nil && text("health/a.txt", far) == "A")
+    }
+
     @Test func watchedStore_SeesFilesInDirectoriesCreatedLater() throws {
         defer { removeRoot() }
         let store = FixtureStore(root: root.path)
@@ -134,6 +159,14 @@ struct FixtureStoreTests {
         try write("edited", to: "health/ok.txt")
         #expect(text(store, "alias/ok.txt") == "edited")
         #expect(text(store, "health/ok.txt") == "edited")
+    }
+
+    @Test func unwatchedStore_ChecksARememberedScenariosFileOnEveryUse() throws {
+        defer { removeRoot() }
+        let store = FixtureStore(root: root.path)
+        #expect((try? store.bytes(at: "health/ok.txt", rememberedAs: 3).get()) == Array("OK".utf8))
+        try write("changed", to: "health/ok.txt")
+        #expect((try? store.bytes(at: "health/ok.txt", rememberedAs: 3).get()) == Array("changed".utf8))
     }
 
     @Test func pathsLeavingTheFolder_AreRefused() throws {
