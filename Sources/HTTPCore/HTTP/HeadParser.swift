@@ -45,7 +45,13 @@ public struct HeadParser {
         var firstSpace = range.lowerBound
         while firstSpace < range.upperBound, bytes[firstSpace] != 32 { firstSpace += 1 }
         var secondSpace = firstSpace + 1
-        // The target is visible ASCII up to the space: found and checked in one pass, unless it holds another byte.
+        // The target is visible ASCII up to the space: found and checked in one pass, unless it holds another byte;
+        // eight bytes at a time, then byte by byte from the word holding the space (a byte at a time cost about
+        // 250 instructions for a 41-byte target).
+        while secondSpace + 8 <= range.upperBound,
+              Self.allVisible(bytes.loadUnaligned(fromByteOffset: secondSpace, as: UInt64.self)) {
+            secondSpace += 8
+        }
         while secondSpace < range.upperBound, bytes[secondSpace] &- 33 <= 93 { secondSpace += 1 }
         let targetChecked = secondSpace < range.upperBound && bytes[secondSpace] == 32
         while secondSpace < range.upperBound, bytes[secondSpace] != 32 { secondSpace += 1 }
@@ -63,6 +69,15 @@ public struct HeadParser {
         var headers = HTTPHeaders()
         headers.reserveCapacity(8)
         return HTTPRequest(method: method, target: target, bounds: bounds, version: version, headers: headers, body: [])
+    }
+
+    /// Whether each of the eight bytes in `word` is visible ASCII (33 to 126): none below 33 (the borrow test),
+    /// none of 127 (the carry test) and none of 128 or more (the high bits).
+    @inline(__always)
+    static func allVisible(_ word: UInt64) -> Bool {
+        let below33 = (word &- 0x2121_2121_2121_2121) & ~word
+        let above126 = word &+ 0x0101_0101_0101_0101
+        return (below33 | above126 | word) & 0x8080_8080_8080_8080 == 0
     }
 
     /// The common methods as literals, which cost no UTF-8 check and no storage.

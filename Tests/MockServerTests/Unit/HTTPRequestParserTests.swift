@@ -34,7 +34,8 @@ struct HTTPRequestParserTests {
 
     /// Someone typing into `nc` sends bare LFs; the request must be answered at once, not left to wait
     /// for a CRLF CRLF that never comes.
-    @Test(arguments: ["GET / HTTP/1.1\nHost: a\n\n", "GET / HTTP/1.1\nHost: a\n", "GET / HTTP/1.1\r\nHost: a\n\n"])
+    @Test(arguments: ["GET / HTTP/1.1\nHost: a\n\n", "GET / HTTP/1.1\nHost: a\n", "GET / HTTP/1.1\r\nHost: a\n\n",
+                      "GET / HTTP/1.1\r\nHost: a\n\r\n", "GET / HTTP/1.1\r\nHost: a\r\n\n\r\n"])
     func bareLineFeeds_Are400_BeforeTheHeadIsComplete(text: String) throws {
         let error = try #require(failure(text))
         #expect(error.status.code == 400)
@@ -138,6 +139,28 @@ struct HTTPRequestParserTests {
         // Without the space before the version the line itself is malformed, odd byte or not.
         #expect(failure("GET /a\u{1}b\r\nHost: a\r\n\r\n")?.reason == "malformed request line")
         #expect(failure("G(T /a\u{1} HTTP/1.1\r\nHost: a\r\n\r\n")?.reason == "malformed method")
+    }
+
+    @Test func visibleWordTest_AgreesWithTestingEachByte() {
+        func word(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
+        func visible(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { (33...126).contains($0) } }
+        // Every byte in every place, among the smallest, the largest and an ordinary visible byte.
+        for filler: UInt8 in [33, 97, 126] {
+            for place in 0..<8 {
+                for byte in UInt8.min...UInt8.max {
+                    var bytes = [UInt8](repeating: filler, count: 8)
+                    bytes[place] = byte
+                    #expect(HeadParser.allVisible(word(bytes)) == visible(bytes), "\(bytes)")
+                }
+            }
+        }
+        // Words of bytes near the edges, where a borrow or a carry could cross into the next byte.
+        var generator = SystemRandomNumberGenerator()
+        let edges: [UInt8] = [0, 1, 31, 32, 33, 34, 125, 126, 127, 128, 129, 160, 254, 255]
+        for _ in 0..<50_000 {
+            let bytes = (0..<8).map { _ in edges.randomElement(using: &generator)! }
+            #expect(HeadParser.allVisible(word(bytes)) == visible(bytes), "\(bytes)")
+        }
     }
 
     @Test(arguments: [
