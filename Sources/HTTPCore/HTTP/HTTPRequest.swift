@@ -1,53 +1,55 @@
 /// A parsed HTTP/1.x request. Produced by ``HTTPRequestParser``; knows nothing of sockets.
 public struct HTTPRequest: Sendable {
     public var method: String
-    /// The request target exactly as sent (origin-form, absolute-form or `*`).
-    public private(set) var target: String
+    /// The request target's bytes exactly as sent (origin-form, absolute-form or `*`). Bytes, not a string:
+    /// the parser writes each request's into the storage of the one before (see ``HTTPRequestParser/recycle(_:)``),
+    /// where a string would be a new allocation every time.
+    public private(set) var targetBytes: [UInt8]
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
     /// What the framing and connection headers say, gathered in one pass while parsing.
     public var facts = HeaderFacts()
-    /// Where ``path`` and ``query`` lie in the target's UTF-8 (an empty path stands for `/`; a negative query
-    /// start for none). Offsets rather than two substrings: those held two more references to the target's
-    /// storage and 64 more bytes, retained and copied on every move of a request.
+    /// Where ``path`` and ``query`` lie in the target (an empty path stands for `/`; a negative query start for
+    /// none). Offsets rather than two substrings: those held two more references to the target's storage and
+    /// 64 more bytes, retained and copied on every move of a request.
     private let bounds: TargetBounds
 
     /// A request for `target`, whose path and query are found as the parser finds them (see
     /// ``TargetBounds/init(of:method:)``); a target it rejects is all path.
     public init(method: String, target: String, version: HTTPVersion = .http11, headers: HTTPHeaders = HTTPHeaders(),
                 body: [UInt8] = []) {
-        var bytes = target
-        let bounds = bytes.withUTF8 { utf8 in
-            (try? TargetBounds(of: UnsafeRawBufferPointer(utf8), method: method))
-                ?? TargetBounds(pathStart: 0, pathEnd: Int32(utf8.count), queryStart: -1)
+        let bytes = Array(target.utf8)
+        let bounds = bytes.withUnsafeBytes { raw in
+            (try? TargetBounds(of: raw, method: method))
+                ?? TargetBounds(pathStart: 0, pathEnd: Int32(raw.count), queryStart: -1)
         }
-        self.init(method: method, target: target, bounds: bounds, version: version, headers: headers, body: body)
+        self.init(method: method, targetBytes: bytes, bounds: bounds, version: version, headers: headers, body: body)
     }
 
-    init(method: String, target: String, bounds: TargetBounds, version: HTTPVersion, headers: HTTPHeaders,
+    init(method: String, targetBytes: [UInt8], bounds: TargetBounds, version: HTTPVersion, headers: HTTPHeaders,
          body: [UInt8]) {
         self.method = method
-        self.target = target
+        self.targetBytes = targetBytes
         self.bounds = bounds
         self.version = version
         self.headers = headers
         self.body = body
     }
 
+    /// The request target exactly as sent (the parser admits only visible ASCII in it).
+    public var target: String { String(decoding: targetBytes, as: UTF8.self) }
+
     /// The path of the target (percent-encoded, without the query).
     public var path: Substring {
         guard bounds.pathEnd > bounds.pathStart else { return "/" }
-        let utf8 = target.utf8
-        return target[utf8.index(utf8.startIndex, offsetBy: Int(bounds.pathStart))
-            ..< utf8.index(utf8.startIndex, offsetBy: Int(bounds.pathEnd))]
+        return Substring(String(decoding: targetBytes[Int(bounds.pathStart)..<Int(bounds.pathEnd)], as: UTF8.self))
     }
 
     /// The query of the target, without `?`, or `nil`.
     public var query: Substring? {
         guard bounds.queryStart >= 0 else { return nil }
-        let utf8 = target.utf8
-        return target[utf8.index(utf8.startIndex, offsetBy: Int(bounds.queryStart))...]
+        return Substring(String(decoding: targetBytes[Int(bounds.queryStart)...], as: UTF8.self))
     }
 
     /// Calls `body` with the path's bytes, read in place in the target (see ``path``).
@@ -58,20 +60,14 @@ public struct HTTPRequest: Sendable {
         // The closures capture the bounds, not the request: capturing `self` copied the whole request, and
         // destroyed the copy, about 230 instructions a call.
         let range = Int(bounds.pathStart)..<Int(bounds.pathEnd)
-        Self.withBytes(of: target) { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        targetBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// Calls `body` with the query's bytes, read in place in the target, or with `nil` when there is no query.
     public func withQueryBytes(_ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
         guard bounds.queryStart >= 0 else { return body(nil) }
         let start = Int(bounds.queryStart)
-        Self.withBytes(of: target) { body(UnsafeBufferPointer(rebasing: $0[start...])) }
-    }
-
-    private static func withBytes(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        if text.utf8.withContiguousStorageIfAvailable(body) != nil { return }
-        var copy = text
-        copy.withUTF8(body)
+        targetBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 
     /// Stands for bytes that were not a readable request, in the journal and the access log.
@@ -219,6 +215,12 @@ public struct HTTPHeaders: Sendable, Sequence {
         fields.reserveCapacity(count)
     }
 
+    /// Removes every field, keeping the storage for the next request's (when nothing else holds it).
+    public mutating func removeAll() {
+        fields.removeAllKeepingStorage()
+        nameLengths = 0
+    }
+
     /// The first value of `name`.
     public subscript(name: String) -> String? {
         guard nameLengths & Self.lengthBit(name) != 0 else { return nil }
@@ -257,6 +259,17 @@ public struct HTTPHeaders: Sendable, Sequence {
     /// ASCII lowercase of `byte` (header names and the options HeaderFacts reads compare in any case).
     static func lower(_ byte: UInt8) -> UInt8 {
         byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+    }
+}
+
+extension Array {
+    /// Empties the array, keeping its storage when uniquely held, as `removeAll(keepingCapacity: true)` does, but
+    /// element by element from the end: for a request's few fields about 20 instructions, where the standard one
+    /// goes through a generic `replaceSubrange` at about 140 (Tests/Benchmarks/instructions.sh). Inlinable: a generic
+    /// function called from another module otherwise runs unspecialized.
+    @inlinable
+    package mutating func removeAllKeepingStorage() {
+        while !isEmpty { removeLast() }
     }
 }
 

@@ -23,6 +23,8 @@ public struct HTTPRequestParser: Sendable {
     private var state = State.head(scanned: 0)
     private var pending: HTTPRequest?
     private var chunked: ChunkedDecoder?
+    /// The storage of the last request answered, for the next one (see ``recycle(_:)``).
+    private var spare = HeadParser.Spare()
 
     public init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
 
@@ -36,6 +38,14 @@ public struct HTTPRequestParser: Sendable {
     public var awaitsContinue: Bool {
         guard let pending else { return false }
         return pending.version == .http11 && pending.facts.expectsContinue
+    }
+
+    /// Keeps the storage of `request`, answered and no longer needed, for the next request's target and fields.
+    /// Storage something else still holds (the journal, a delayed reply) is not written into: the next request
+    /// then gets its own.
+    public mutating func recycle(_ request: consuming HTTPRequest) {
+        spare.target = request.targetBytes
+        spare.headers = request.headers
     }
 
     /// Parses from the start of `buffer`, which begins at the current request.
@@ -63,7 +73,7 @@ public struct HTTPRequestParser: Sendable {
                 state = .head(scanned: buffer.count)
                 return .needMore
             }
-            let request = try HeadParser(bytes: head, limits: limits).parse()
+            let request = try HeadParser(bytes: head, limits: limits).parse(reusing: &spare)
             // Nearly every request has no body: answered here, the request moved into the outcome once.
             guard request.facts.hasTransferEncoding || request.facts.hasContentLength else {
                 state = .head(scanned: 0)

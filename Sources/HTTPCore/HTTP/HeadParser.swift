@@ -3,7 +3,27 @@ public struct HeadParser {
     public let bytes: UnsafeRawBufferPointer
     public let limits: HTTPLimits
 
+    /// The storage of a request already answered, which the next one's target and fields are written into: a
+    /// connection's keep-alive requests then allocate nothing for them (see ``HTTPRequestParser/recycle(_:)``).
+    public struct Spare: Sendable {
+        var target: [UInt8] = []
+        var headers = HTTPHeaders()
+
+        public init() {}
+    }
+
+    public init(bytes: UnsafeRawBufferPointer, limits: HTTPLimits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
+
     public func parse() throws(HTTPParseError) -> HTTPRequest {
+        var spare = Spare()
+        return try parse(reusing: &spare)
+    }
+
+    /// Parses into `spare`'s storage, which it takes.
+    public func parse(reusing spare: inout Spare) throws(HTTPParseError) -> HTTPRequest {
         // One pass over the lines; no intermediate arrays.
         guard let requestLine = try line(from: 0) else { throw .bad("empty request") }
         guard requestLine.count <= limits.requestLineBytes else {
@@ -12,7 +32,7 @@ public struct HeadParser {
         guard bytes.count - requestLine.count <= limits.headerBytes else {
             throw HTTPParseError(.headerFieldsTooLarge, "header section exceeds \(limits.headerBytes) bytes")
         }
-        var request = try parseRequestLine(requestLine)
+        var request = try parseRequestLine(requestLine, reusing: &spare)
         var next = requestLine.upperBound + 2
         while next <= bytes.count, let field = try line(from: next) {
             guard request.headers.count < limits.headerCount else {
@@ -41,7 +61,7 @@ public struct HeadParser {
         return start..<end
     }
 
-    private func parseRequestLine(_ range: Range<Int>) throws(HTTPParseError) -> HTTPRequest {
+    private func parseRequestLine(_ range: Range<Int>, reusing spare: inout Spare) throws(HTTPParseError) -> HTTPRequest {
         var firstSpace = range.lowerBound
         while firstSpace < range.upperBound, bytes[firstSpace] != 32 { firstSpace += 1 }
         var secondSpace = firstSpace + 1
@@ -64,11 +84,17 @@ public struct HeadParser {
         if !targetChecked { throw .bad("malformed request target") }
         let version = try parseVersion(UnsafeRawBufferPointer(rebasing: bytes[(secondSpace + 1)..<range.upperBound]))
         let method = Self.knownMethod(methodBytes) ?? String(decoding: methodBytes, as: UTF8.self)
-        let target = String(decoding: targetBytes, as: UTF8.self)
         let bounds = try TargetBounds(of: targetBytes, method: method)
+        // Taken out of the spare, so that each is uniquely held and written in place.
+        var target: [UInt8] = []
         var headers = HTTPHeaders()
+        swap(&target, &spare.target)
+        swap(&headers, &spare.headers)
+        target.replaceSubrange(0..<target.count, with: targetBytes)
+        headers.removeAll()
         headers.reserveCapacity(8)
-        return HTTPRequest(method: method, target: target, bounds: bounds, version: version, headers: headers, body: [])
+        return HTTPRequest(method: method, targetBytes: target, bounds: bounds, version: version, headers: headers,
+                           body: [])
     }
 
     /// Whether each of the eight bytes in `word` is visible ASCII (33 to 126): none below 33 (the borrow test),

@@ -197,6 +197,7 @@ final class Connection {
                 perform(reply, for: request, started: started)
                 holdingWrites = false
                 guard isOpen else { return }
+                parser.recycle(request)
             }
         }
         inbound.resetIfDrained()

@@ -14,9 +14,11 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     let seconds: Int
     let milliseconds: Int
     public let method: String
-    public let target: String
-    /// The header fields as parsed, shared with the request rather than copied.
-    let fields: [(name: String, value: String)]
+    /// The request target's bytes. Kept in the journal's own storage, reused from the entry it replaces (see
+    /// ``keep(in:_:)``), so that the request's goes back to its connection unshared.
+    private(set) var targetBytes: [UInt8]
+    /// The header fields as parsed; in the journal's own storage, as ``targetBytes``.
+    private(set) var fields: [(name: String, value: String)]
     public let bodySize: Int
     /// The request body as journaled: its first 64 KiB, with secret fields redacted (see
     /// `--journal-secrets`); empty when there was none.
@@ -106,6 +108,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         return text.utf8.elementsEqual(body) ? text : nil
     }
 
+    /// The request target exactly as sent.
+    public var target: String { String(decoding: targetBytes, as: UTF8.self) }
+
     /// ISO 8601, UTC, with milliseconds.
     public var time: String { HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds) }
 
@@ -117,7 +122,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         fields.first { HTTPHeaders.equal($0.name, name) }?.value
     }
 
-    init(method: String, target: String, fields: [(name: String, value: String)], bodySize: Int,
+    init(method: String, target: [UInt8], fields: [(name: String, value: String)], bodySize: Int,
          body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
          fault: String?, violations: [String], reason: String? = nil, session: String? = nil,
          selection: Selection.Reason? = nil, scenarioSequence: String? = nil, scenarioStep: Int? = nil,
@@ -125,7 +130,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         (seconds, milliseconds) = POSIX.wallClock()
         sequence = 0
         self.method = method
-        self.target = target
+        targetBytes = target
         self.fields = fields
         self.bodySize = bodySize
         self.body = body.bytes
@@ -141,6 +146,25 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         self.scenarioSequence = scenarioSequence
         self.scenarioStep = scenarioStep
         self.delayMs = delayMs
+    }
+
+    /// Takes the storage of the target and the fields, leaving this entry without them: see ``keep(in:_:)``.
+    mutating func takeStorage() -> (target: [UInt8], fields: [(name: String, value: String)]) {
+        var storage: (target: [UInt8], fields: [(name: String, value: String)]) = ([], [])
+        swap(&storage.target, &targetBytes)
+        swap(&storage.fields, &fields)
+        return storage
+    }
+
+    /// Copies the target and the fields into `target` and `fields` (the storage of the entry this one replaced,
+    /// written in place when nothing else holds it) and keeps those, handing back the ones it had. So the journal
+    /// keeps no reference to a request's storage, which its connection writes the next request into.
+    mutating func keep(in target: inout [UInt8], _ fields: inout [(name: String, value: String)]) {
+        target.replaceSubrange(0..<target.count, with: targetBytes)
+        swap(&target, &targetBytes)
+        fields.removeAllKeepingStorage()
+        fields.append(contentsOf: self.fields)
+        swap(&fields, &self.fields)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -187,7 +211,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         let time = try container.decode(String.self, forKey: .time)
         (seconds, milliseconds) = HTTPDate.parseISO8601(time) ?? (0, 0)
         method = try container.decode(String.self, forKey: .method)
-        target = try container.decode(String.self, forKey: .target)
+        targetBytes = Array(try container.decode(String.self, forKey: .target).utf8)
         fields = try container.decode([[String]].self, forKey: .headers).map { ($0.first ?? "", $0.last ?? "") }
         bodySize = try container.decode(Int.self, forKey: .bodySize)
         if let text = try container.decodeIfPresent(String.self, forKey: .body) {
@@ -229,7 +253,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
         lhs.sequence == rhs.sequence && lhs.seconds == rhs.seconds && lhs.milliseconds == rhs.milliseconds
-            && lhs.method == rhs.method && lhs.target == rhs.target && lhs.headers == rhs.headers
+            && lhs.method == rhs.method && lhs.targetBytes == rhs.targetBytes && lhs.headers == rhs.headers
             && lhs.bodySize == rhs.bodySize && lhs.body == rhs.body && lhs.bodyTruncated == rhs.bodyTruncated
             && lhs.endpoint == rhs.endpoint && lhs.scenario == rhs.scenario
             && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations

@@ -141,6 +141,29 @@ struct HTTPRequestParserTests {
         #expect(failure("G(T /a\u{1} HTTP/1.1\r\nHost: a\r\n\r\n")?.reason == "malformed method")
     }
 
+    @Test func recycledRequest_StorageTakesTheNextRequest_ButACopyStillHeldIsLeftAlone() throws {
+        var parser = HTTPRequestParser()
+        func parse(_ text: String) throws -> HTTPRequest {
+            let outcome = Array(text.utf8).withUnsafeBytes { parser.parse($0) }
+            guard case .request(let request, _) = outcome else { throw HTTPParseError.bad("no request: \(outcome)") }
+            return request
+        }
+        let first = try parse("GET /a/long/first/target?q=1 HTTP/1.1\r\nHost: a\r\nAccept: x\r\nConnection: close\r\n\r\n")
+        let kept = first  // as the journal or a delayed reply would hold it
+        parser.recycle(first)
+        let second = try parse("GET /b HTTP/1.1\r\nHost: b\r\n\r\n")
+        #expect(second.target == "/b" && second.path == "/b" && second.query == nil)
+        #expect(second.headers.fields.map(\.name) == ["Host"] && second.headers["host"] == "b")
+        #expect(second.headers["accept"] == nil && second.keepAlive)
+        #expect(kept.target == "/a/long/first/target?q=1" && kept.headers.count == 3 && !kept.keepAlive)
+
+        // Storage nothing else holds is written over: the third request is read as sent all the same.
+        parser.recycle(second)
+        let third = try parse("GET /c/d?e=f HTTP/1.1\r\nHost: c\r\nAccept: y\r\n\r\n")
+        #expect(third.target == "/c/d?e=f" && third.path == "/c/d" && third.query == "e=f")
+        #expect(third.headers.fields.map(\.value) == ["c", "y"] && third.headers["ACCEPT"] == "y")
+    }
+
     @Test func visibleWordTest_AgreesWithTestingEachByte() {
         func word(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
         func visible(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { (33...126).contains($0) } }

@@ -17,6 +17,28 @@ struct JournalTests {
         #expect(journal.entries().map(\.target) == ["/1", "/2"])
     }
 
+    @Test func entries_KeepTheirOwnTargetsAndFields_WhileTheRequestsStorageIsWrittenOver() {
+        // The journal copies each request's target and fields into its own storage (the dropped entry's), so the
+        // request's can take the next request's: neither must show through into the other.
+        let journal = Journal(capacity: 2)
+        var target = Array("/first/and/longest?x=1".utf8)
+        var fields: [(name: String, value: String)] = [("Host", "a"), ("X-Long", String(repeating: "v", count: 40))]
+        var read: [JournalEntry] = []
+        for number in 1...5 {
+            journal.append(JournalEntry(method: "GET", target: target, fields: fields, bodySize: 0, endpoint: nil,
+                                        scenario: nil, status: 200, fault: nil, violations: []))
+            // The caller writes the next request over the same storage, as the parser does.
+            target.replaceSubrange(0..<target.count, with: "/\(number + 1)".utf8)
+            fields.removeAllKeepingStorage()
+            fields.append(("Host", "h\(number + 1)"))
+            if number == 3 { read = journal.entries() }  // held by a reader while the ring goes on
+        }
+        #expect(journal.entries().map(\.target) == ["/4", "/5"])
+        #expect(journal.entries().map(\.headers) == [[["Host", "h4"]], [["Host", "h5"]]])
+        #expect(read.map(\.target) == ["/2", "/3"])
+        #expect(read.map(\.headers) == [[["Host", "h2"]], [["Host", "h3"]]])
+    }
+
     @Test func entries_WhenExactlyFull_AreAllKept() {
         #expect(journal(capacity: 3, appending: 3).entries().map(\.sequence) == [1, 2, 3])
     }
@@ -76,7 +98,7 @@ struct JournalTests {
 
     /// The same object as the `Encodable` form, written by hand for speed.
     @Test func handWrittenJSON_DecodesToTheSameEntry_AsTheEncodableForm() throws {
-        var entry = JournalEntry(method: "POST", target: "/a?b=\"c\"", fields: [("Host", "a"), ("X-Odd", "tab\there \u{1}é")],
+        var entry = JournalEntry(method: "POST", target: Array("/a?b=\"c\"".utf8), fields: [("Host", "a"), ("X-Odd", "tab\there \u{1}é")],
                                  bodySize: 3, body: ([0xFF, 0, 1], false), endpoint: "e", scenario: "s", status: nil,
                                  fault: "connection_reset", violations: ["line\nbreak", "back\\slash"], reason: "why",
                                  session: "s/1", scenarioSequence: "flaky", scenarioStep: 2)
