@@ -9,6 +9,8 @@
 # prints the difference per request. The server
 # serves the products page as a static fixture from a contract of its own (as run.sh's table does), so
 # the figure compares across versions; TEMPLATED=1 serves the same bytes from a template instead.
+# APP_HEADERS=1 sends the fields an iOS app's URLSession request carries (User-Agent, Accept-Language, a bearer
+# token and so on) besides Host, to see what longer values cost.
 # STAGES=1 also breaks the figure down by stage (parse, route, validate, scenario, body, journal, response
 # head, write), from the inclusive cost of the functions that do each; what the optimizer inlined into
 # the glue, and the event loop's own work, are in "the rest".
@@ -56,7 +58,12 @@ PY
 cat > "$WORK/client.py" <<'PY'
 import socket, sys, threading
 port, count, connections = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-request = b"GET /api/products?page_no=1&items_per_page=20 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+fields = b"Host: 127.0.0.1\r\n"
+if len(sys.argv) > 4 and sys.argv[4] == "1":
+    fields += (b"Accept: */*\r\nAccept-Language: en-GB,en;q=0.9\r\nAccept-Encoding: gzip, deflate\r\n"
+               b"User-Agent: Shop/1 CFNetwork/1568.100.1 Darwin/24.0.0\r\nConnection: keep-alive\r\n"
+               b"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl\r\n")
+request = b"GET /api/products?page_no=1&items_per_page=20 HTTP/1.1\r\n" + fields + b"\r\n"
 def client():
     s = socket.create_connection(("127.0.0.1", port))
     for _ in range(count):
@@ -80,8 +87,8 @@ instructions() { # requests-per-connection -> total user-space instructions of t
         >/dev/null 2>"$WORK/valgrind.log" &
     SERVER=$!
     until curl -s -o /dev/null "http://127.0.0.1:$PORT/api/products?page_no=1&items_per_page=20"; do sleep 0.2; done
-    if [ "$WARMUP" -gt 0 ]; then python3 "$WORK/client.py" $PORT "$WARMUP" $CONNECTIONS; fi
-    python3 "$WORK/client.py" $PORT "$1" $CONNECTIONS
+    if [ "$WARMUP" -gt 0 ]; then python3 "$WORK/client.py" $PORT "$WARMUP" $CONNECTIONS "${APP_HEADERS:-}"; fi
+    python3 "$WORK/client.py" $PORT "$1" $CONNECTIONS "${APP_HEADERS:-}"
     kill -INT $SERVER; wait $SERVER || true
     SERVER=
     awk '/Collected/ {gsub(",", "", $4); print $4}' "$WORK/valgrind.log"

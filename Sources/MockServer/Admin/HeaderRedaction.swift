@@ -23,10 +23,9 @@ struct HeaderRedaction: Sendable {
         guard !names.isEmpty, let first = fields.firstIndex(where: { isSecret($0.name) }) else { return fields }
         // Copied only when there is something to redact: most requests carry no credential.
         var result = fields
-        for index in first..<fields.count where isSecret(fields[index].name) {
-            let name = fields[index].name
-            let keepsScheme = HTTPHeaders.equal(name, "Authorization") || HTTPHeaders.equal(name, "Proxy-Authorization")
-            result[index].value = Self.redacted(fields[index].value, keepingScheme: keepsScheme)
+        result[first].value = Self.redacted(fields[first])
+        for index in (first + 1)..<fields.count where isSecret(fields[index].name) {
+            result[index].value = Self.redacted(fields[index])
         }
         return result
     }
@@ -37,12 +36,26 @@ struct HeaderRedaction: Sendable {
         return false
     }
 
+    /// A secret field's value as journaled; an `Authorization` or `Proxy-Authorization` value keeps its scheme.
+    private static func redacted(_ field: (name: String, value: String)) -> String {
+        let keepsScheme = HTTPHeaders.equal(field.name, "Authorization") || HTTPHeaders.equal(field.name, "Proxy-Authorization")
+        return redacted(field.value, keepingScheme: keepsScheme)
+    }
+
     static func redacted(_ value: String, keepingScheme: Bool) -> String {
-        if keepingScheme, let space = value.firstIndex(of: " ") {
-            let scheme = value[..<space]
-            let secret = value[value.index(after: space)...].drop { $0 == " " }
-            return "\(scheme) <redacted, \(secret.utf8.count) bytes>"
+        // On the UTF-8 bytes and built in one string: by characters and by interpolation, a bearer token's
+        // redaction cost about 2,500 instructions (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
+        let utf8 = value.utf8
+        if keepingScheme, let space = utf8.firstIndex(of: UInt8(ascii: " ")) {
+            var secret = utf8[utf8.index(after: space)...]
+            while secret.first == UInt8(ascii: " ") { secret = secret.dropFirst() }
+            var text = String(Substring(utf8[..<space]))
+            text.reserveCapacity(text.utf8.count + 32)
+            text += " <redacted, "
+            text += String(secret.count)
+            text += " bytes>"
+            return text
         }
-        return "<redacted, \(value.utf8.count) bytes>"
+        return "<redacted, " + String(utf8.count) + " bytes>"
     }
 }

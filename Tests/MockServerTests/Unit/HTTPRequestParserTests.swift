@@ -141,6 +141,33 @@ struct HTTPRequestParserTests {
         #expect(failure("G(T /a\u{1} HTTP/1.1\r\nHost: a\r\n\r\n")?.reason == "malformed method")
     }
 
+    @Test(arguments: [
+        (" X: y", "obsolete line folding is not allowed"),
+        ("\tX: y", "obsolete line folding is not allowed"),
+        ("NoColon", "header line without a colon"),
+        ("No Colon", "header line without a colon"),
+        (": y", "empty header name"),
+        ("X : y", "whitespace before a header colon"),
+        ("X\t: y", "whitespace before a header colon"),
+        ("X-A b: y", "malformed header name"),
+        ("Ho(st: y", "malformed header name"),
+        ("X: a\u{1}b", "control character in header value"),
+        ("X: a\u{7F}", "control character in header value"),
+        ("X: a long value with a control byte\u{1} well past its first eight", "control character in header value"),
+        ("Host-Like: 0123456789abcdef\u{7F}", "control character in header value"),
+        ("X: a\u{7F}cdefghijklmnop", "control character in header value"),
+        ("Accept : y", "whitespace before a header colon"),
+    ])
+    func malformedField_IsRejected_WithItsReason(field: String, reason: String) {
+        #expect(failure("GET / HTTP/1.1\r\nHost: a\r\n\(field)\r\n\r\n")?.reason == reason)
+    }
+
+    @Test func fieldValue_IsTrimmedOfSpacesAndTabs_AndMayBeEmptyOrHoldTabsAndHighBytes() throws {
+        let parsed = try #require(request(
+            "GET / HTTP/1.1\r\nHost: a\r\nX:  \t v \t w\t \r\nY:\r\nZ: \r\nA: é\r\nB: a long value,\twith tabs and é, past eight\r\n\r\n"))
+        #expect(parsed.headers.fields.map(\.value) == ["a", "v \t w", "", "", "é", "a long value,\twith tabs and é, past eight"])
+    }
+
     @Test func recycledRequest_StorageTakesTheNextRequest_ButACopyStillHeldIsLeftAlone() throws {
         var parser = HTTPRequestParser()
         func parse(_ text: String) throws -> HTTPRequest {
@@ -162,6 +189,26 @@ struct HTTPRequestParserTests {
         let third = try parse("GET /c/d?e=f HTTP/1.1\r\nHost: c\r\nAccept: y\r\n\r\n")
         #expect(third.target == "/c/d?e=f" && third.path == "/c/d" && third.query == "e=f")
         #expect(third.headers.fields.map(\.value) == ["c", "y"] && third.headers["ACCEPT"] == "y")
+    }
+
+    @Test func controlByteWordTest_AgreesWithTestingEachByte() {
+        func word(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
+        func clean(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 >= 32 && $0 != 127 } }
+        for filler: UInt8 in [32, 97, 126, 128, 255] {
+            for place in 0..<8 {
+                for byte in UInt8.min...UInt8.max {
+                    var bytes = [UInt8](repeating: filler, count: 8)
+                    bytes[place] = byte
+                    #expect(HeadParser.noControlByte(word(bytes)) == clean(bytes), "\(bytes)")
+                }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let edges: [UInt8] = [0, 1, 9, 31, 32, 33, 126, 127, 128, 129, 254, 255]
+        for _ in 0..<50_000 {
+            let bytes = (0..<8).map { _ in edges.randomElement(using: &generator)! }
+            #expect(HeadParser.noControlByte(word(bytes)) == clean(bytes), "\(bytes)")
+        }
     }
 
     @Test func visibleWordTest_AgreesWithTestingEachByte() {
