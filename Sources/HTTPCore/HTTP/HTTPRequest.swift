@@ -70,6 +70,14 @@ public struct HTTPRequest: Sendable {
         targetBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 
+    /// The query's items, decoded as ``PercentDecoding`` does: none without a query, `nil` for a malformed
+    /// escape. Read in place in the target.
+    public var queryItems: [(name: String, value: String)]? {
+        var items: [(name: String, value: String)]? = []
+        withQueryBytes { bytes in if let bytes { items = PercentDecoding.queryItems(bytes) } }
+        return items
+    }
+
     /// Stands for bytes that were not a readable request, in the journal and the access log.
     public static let unreadable = HTTPRequest(method: "-", target: "-")
 

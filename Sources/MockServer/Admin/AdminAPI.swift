@@ -37,7 +37,7 @@ struct AdminAPI: Sendable {
 
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
         let method = request.method == "HEAD" ? "GET" : request.method
-        let query = PercentDecoding.queryItems(request.query) ?? []
+        let query = request.queryItems ?? []
         let session = query.first { $0.name == "session" }?.value ?? ScenarioStore.defaultSession
         guard session.utf8.count <= ScenarioStore.maximumIDLength else {
             return .respond(ServerJSON.error(.badRequest, "session is longer than \(ScenarioStore.maximumIDLength) bytes"))

@@ -46,7 +46,7 @@ struct ResourceResponder: Sendable {
         case .list:
             let query: ResourceQuery
             do {
-                query = try ResourceQuery.parse(PercentDecoding.queryItems(request.query) ?? [],
+                query = try ResourceQuery.parse(request.queryItems ?? [],
                                                 fields: resource.queryableFields)
             } catch {
                 return answer.error(.badRequest, error.message)

@@ -25,7 +25,7 @@ struct ResponseBodies: Sendable {
         if !play.isTemplate && !play.hasPathPlaceholders {
             return fixtures.bytes(at: pattern, rememberedAs: play.serial).mapError { .noFixture(reason: $0.reason) }
         }
-        let query = PercentDecoding.queryItems(request.query) ?? []
+        let query = request.queryItems ?? []
         // An integer names its file as written plainly: `?page_no=01` and `+1` select `page-1.json`.
         let context = play.templateContext
         var pathValues: [String: String] = [:]

@@ -84,5 +84,13 @@ struct PercentDecodingTests {
         #expect(items.map(\.value) == ["1", "", "é++", "x"])
         #expect(PercentDecoding.queryItems("a=%zz") == nil)
         #expect(PercentDecoding.queryItems(nil)?.isEmpty == true)
+        #expect(PercentDecoding.queryItems("&&a=b=c&")?.map(\.value) == ["b=c"])
+        #expect(PercentDecoding.queryItems("%zz=1")?.isEmpty == nil)
+        // A request's, read in place in its target.
+        let request = HTTPRequest(method: "GET", target: "/p?a=1&&b&c=%C3%A9%2B+&=x")
+        #expect(try #require(request.queryItems).map(\.value) == ["1", "", "é++", "x"])
+        #expect(HTTPRequest(method: "GET", target: "/p").queryItems?.isEmpty == true)
+        #expect(HTTPRequest(method: "GET", target: "/p?").queryItems?.isEmpty == true)
+        #expect(HTTPRequest(method: "GET", target: "/p?a=%G1").queryItems == nil)
     }
 }
