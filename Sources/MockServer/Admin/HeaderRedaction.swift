@@ -21,11 +21,13 @@ struct HeaderRedaction: Sendable {
     /// This runs for every journaled request.
     func apply(_ fields: [(name: String, value: String)]) -> [(name: String, value: String)] {
         guard !names.isEmpty, let first = fields.firstIndex(where: { isSecret($0.name) }) else { return fields }
-        // Copied only when there is something to redact: most requests carry no credential.
-        var result = fields
-        result[first].value = Self.redacted(fields[first])
-        for index in (first + 1)..<fields.count where isSecret(fields[index].name) {
-            result[index].value = Self.redacted(fields[index])
+        // Copied only when there is something to redact: most requests carry no credential. Field by field:
+        // copying the list whole went through the runtime's generic tuple copy.
+        var result: [(name: String, value: String)] = []
+        result.reserveCapacity(fields.count)
+        for index in fields.indices {
+            let field = fields[index]
+            result.append(index == first || index > first && isSecret(field.name) ? (field.name, Self.redacted(field)) : field)
         }
         return result
     }

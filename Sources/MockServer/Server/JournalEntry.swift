@@ -163,7 +163,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         target.replaceSubrange(0..<target.count, with: targetBytes)
         swap(&target, &targetBytes)
         fields.removeAllKeepingStorage()
-        fields.append(contentsOf: self.fields)
+        // One by one: `append(contentsOf:)` copied each field through the runtime's generic tuple copy.
+        for field in self.fields { fields.append(field) }
         swap(&fields, &self.fields)
     }
 
