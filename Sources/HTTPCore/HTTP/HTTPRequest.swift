@@ -40,21 +40,23 @@ public struct HTTPRequest: Sendable {
     /// The request target exactly as sent (the parser admits only visible ASCII in it).
     public var target: String { String(decoding: targetBytes, as: UTF8.self) }
 
-    /// The path of the target (percent-encoded, without the query).
+    /// The path of the target (percent-encoded, without the query), as a new string: the request path reads
+    /// it in place instead (``withPathBytes(_:)``).
     public var path: Substring {
         guard bounds.pathEnd > bounds.pathStart else { return "/" }
         return Substring(String(decoding: targetBytes[Int(bounds.pathStart)..<Int(bounds.pathEnd)], as: UTF8.self))
     }
 
-    /// The query of the target, without `?`, or `nil`.
+    /// The query of the target, without `?`, or `nil`; as a new string (see ``withQueryBytes(_:)``).
     public var query: Substring? {
         guard bounds.queryStart >= 0 else { return nil }
         return Substring(String(decoding: targetBytes[Int(bounds.queryStart)...], as: UTF8.self))
     }
 
     /// Calls `body` with the path's bytes, read in place in the target (see ``path``).
-    // Not generic: called from another module, a generic function runs unspecialized. Through `path`, the
-    // substring's UTF-8 view reached its bytes by a generic slice method: about 130 instructions a call.
+    // Not generic: called from another module, a generic function runs unspecialized. (Read through a
+    // substring's UTF-8 view, as before, the bytes were reached by a generic slice method: about 130
+    // instructions a call.)
     public func withPathBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard bounds.pathEnd > bounds.pathStart else { return ("/" as StaticString).withUTF8Buffer(body) }
         // The closures capture the bounds, not the request: capturing `self` copied the whole request, and
