@@ -139,9 +139,7 @@ public struct HeadParser {
 
     /// Whether `bytes` are `literal`'s, byte for byte (the caller has compared the counts).
     private static func same(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
-        let expected = literal.utf8Start
-        for index in 0..<bytes.count where bytes[index] != expected[index] { return false }
-        return true
+        POSIX.equal(bytes, UnsafeRawBufferPointer(start: literal.utf8Start, count: bytes.count))
     }
 
     private func parseVersion(_ text: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPVersion {
