@@ -17,11 +17,6 @@ public struct HeadParser {
         self.limits = limits
     }
 
-    public func parse() throws(HTTPParseError) -> HTTPRequest {
-        var spare = Spare()
-        return try parse(reusing: &spare)
-    }
-
     /// Parses into `spare`'s storage, which it takes.
     public func parse(reusing spare: inout Spare) throws(HTTPParseError) -> HTTPRequest {
         // One pass over the lines; no intermediate arrays.

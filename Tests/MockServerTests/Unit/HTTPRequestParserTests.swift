@@ -191,46 +191,37 @@ struct HTTPRequestParserTests {
         #expect(third.headers.fields.map(\.value) == ["c", "y"] && third.headers["ACCEPT"] == "y")
     }
 
-    @Test func controlByteWordTest_AgreesWithTestingEachByte() {
+    /// Checks a word-at-a-time test against testing each of its eight bytes: every byte in every place among
+    /// each filler, then random words of bytes near the edges, where a borrow or a carry could cross into the
+    /// next byte.
+    private func expectWordTest(_ test: (UInt64) -> Bool, agreesWith byteTest: (UInt8) -> Bool, fillers: [UInt8],
+                                edges: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
         func word(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
-        func clean(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 >= 32 && $0 != 127 } }
-        for filler: UInt8 in [32, 97, 126, 128, 255] {
+        func expectAgreement(_ bytes: [UInt8]) {
+            #expect(test(word(bytes)) == bytes.allSatisfy(byteTest), "\(bytes)", sourceLocation: sourceLocation)
+        }
+        for filler in fillers {
             for place in 0..<8 {
                 for byte in UInt8.min...UInt8.max {
                     var bytes = [UInt8](repeating: filler, count: 8)
                     bytes[place] = byte
-                    #expect(HeadParser.noControlByte(word(bytes)) == clean(bytes), "\(bytes)")
+                    expectAgreement(bytes)
                 }
             }
         }
         var generator = SystemRandomNumberGenerator()
-        let edges: [UInt8] = [0, 1, 9, 31, 32, 33, 126, 127, 128, 129, 254, 255]
-        for _ in 0..<50_000 {
-            let bytes = (0..<8).map { _ in edges.randomElement(using: &generator)! }
-            #expect(HeadParser.noControlByte(word(bytes)) == clean(bytes), "\(bytes)")
-        }
+        for _ in 0..<50_000 { expectAgreement((0..<8).map { _ in edges.randomElement(using: &generator)! }) }
+    }
+
+    @Test func controlByteWordTest_AgreesWithTestingEachByte() {
+        expectWordTest(HeadParser.noControlByte, agreesWith: { $0 >= 32 && $0 != 127 }, fillers: [32, 97, 126, 128, 255],
+                       edges: [0, 1, 9, 31, 32, 33, 126, 127, 128, 129, 254, 255])
     }
 
     @Test func visibleWordTest_AgreesWithTestingEachByte() {
-        func word(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
-        func visible(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { (33...126).contains($0) } }
-        // Every byte in every place, among the smallest, the largest and an ordinary visible byte.
-        for filler: UInt8 in [33, 97, 126] {
-            for place in 0..<8 {
-                for byte in UInt8.min...UInt8.max {
-                    var bytes = [UInt8](repeating: filler, count: 8)
-                    bytes[place] = byte
-                    #expect(HeadParser.allVisible(word(bytes)) == visible(bytes), "\(bytes)")
-                }
-            }
-        }
-        // Words of bytes near the edges, where a borrow or a carry could cross into the next byte.
-        var generator = SystemRandomNumberGenerator()
-        let edges: [UInt8] = [0, 1, 31, 32, 33, 34, 125, 126, 127, 128, 129, 160, 254, 255]
-        for _ in 0..<50_000 {
-            let bytes = (0..<8).map { _ in edges.randomElement(using: &generator)! }
-            #expect(HeadParser.allVisible(word(bytes)) == visible(bytes), "\(bytes)")
-        }
+        // Fillers: the smallest, an ordinary and the largest visible byte.
+        expectWordTest(HeadParser.allVisible, agreesWith: { (33...126).contains($0) }, fillers: [33, 97, 126],
+                       edges: [0, 1, 31, 32, 33, 34, 125, 126, 127, 128, 129, 160, 254, 255])
     }
 
     @Test(arguments: [
