@@ -22,9 +22,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public let bodySize: Int
     /// The request body as journaled: its first 64 KiB, with secret fields redacted (see
     /// `--journal-secrets`); empty when there was none.
-    public let body: [UInt8]
+    public var body: [UInt8] { details?.body ?? [] }
     /// Whether ``body`` stops short of what was sent.
-    public let bodyTruncated: Bool
+    public var bodyTruncated: Bool { details?.bodyTruncated ?? false }
     /// Whether the request was passed through to the backend (`--proxy`) rather than answered by a scenario.
     // Beside the other Bool, in the padding before the next field: a field that grows the entry costs every
     // request (an optional reference here cost about 110 instructions per request, Tests/Benchmarks/instructions.sh).
@@ -45,25 +45,64 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     // specialized and each request paid about 800 instructions more (callgrind, Tests/Benchmarks/instructions.sh).
     let arrivalStatus: Int?
     /// The fault played, if any.
-    public let fault: String?
+    public var fault: String? { details?.fault }
     /// How the request broke its contract; empty when it conformed.
-    public let violations: [String]
+    public var violations: [String] { details?.violations ?? [] }
     /// Why the server answered as it did when that is not the scenario's doing (a fixture missing, a
     /// request it could not parse), else `nil`.
-    public let reason: String?
+    public var reason: String? { details?.reason }
     /// The request's `X-Mock-Session`, or `nil` for the default session.
-    public let session: String?
+    public var session: String? { details?.session }
     /// What chose the scenario: `header`, `override`, `state`, `server` (`--scenario`) or `first`.
     public var selectedBy: String? { selection?.rawValue }
     /// ``selectedBy`` as kept: one byte, where a string would cost a copy on the request path.
     let selection: Selection.Reason?
     /// The sequence scenario that played ``scenario`` as its step number ``scenarioStep`` (1 for the
     /// first), if any.
-    public let scenarioSequence: String?
-    public let scenarioStep: Int?
+    public var scenarioSequence: String? { details?.scenarioSequence }
+    public var scenarioStep: Int? { details?.scenarioStep }
     /// Milliseconds the reply waited before it was sent (the scenario's delay and latency draws); absent
     /// when it did not wait.
-    public let delayMs: Int?
+    public var delayMs: Int? { details?.delayMs }
+    /// The facts above that a plain request that conformed, answered at once, has none of: out of line, so
+    /// that such a request's entry is smaller to move into the journal and has fewer references to release
+    /// when it is dropped: about 280 instructions less per request (Tests/Benchmarks/instructions.sh).
+    let details: Details?
+
+    final class Details: Sendable {
+        let body: [UInt8]
+        let bodyTruncated: Bool
+        let fault: String?
+        let violations: [String]
+        let reason: String?
+        let session: String?
+        let scenarioSequence: String?
+        let scenarioStep: Int?
+        let delayMs: Int?
+
+        /// `nil` when every fact has its default.
+        static func make(body: (bytes: [UInt8], truncated: Bool), fault: String?, violations: [String], reason: String?,
+                         session: String?, scenarioSequence: String?, scenarioStep: Int?, delayMs: Int?) -> Details? {
+            guard !body.bytes.isEmpty || body.truncated || fault != nil || !violations.isEmpty || reason != nil
+                || session != nil || scenarioSequence != nil || scenarioStep != nil || delayMs != nil
+            else { return nil }
+            return Details(body: body, fault: fault, violations: violations, reason: reason, session: session,
+                           scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, delayMs: delayMs)
+        }
+
+        private init(body: (bytes: [UInt8], truncated: Bool), fault: String?, violations: [String], reason: String?,
+                     session: String?, scenarioSequence: String?, scenarioStep: Int?, delayMs: Int?) {
+            self.body = body.bytes
+            bodyTruncated = body.truncated
+            self.fault = fault
+            self.violations = violations
+            self.reason = reason
+            self.session = session
+            self.scenarioSequence = scenarioSequence
+            self.scenarioStep = scenarioStep
+            self.delayMs = delayMs
+        }
+    }
 
     // MARK: Filled in once the reply went to the socket (``Journal/complete(_:response:bytesSent:durationNanoseconds:)``)
 
@@ -133,19 +172,12 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         targetBytes = target
         self.fields = fields
         self.bodySize = bodySize
-        self.body = body.bytes
-        bodyTruncated = body.truncated
         self.endpoint = endpoint
         self.scenario = scenario
         arrivalStatus = status
-        self.fault = fault
-        self.violations = violations
-        self.reason = reason
-        self.session = session
         self.selection = selection
-        self.scenarioSequence = scenarioSequence
-        self.scenarioStep = scenarioStep
-        self.delayMs = delayMs
+        details = Details.make(body: body, fault: fault, violations: violations, reason: reason, session: session,
+                               scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, delayMs: delayMs)
     }
 
     /// Takes the storage of the target and the fields, leaving this entry without them: see ``keep(in:_:)``.
@@ -215,6 +247,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         targetBytes = Array(try container.decode(String.self, forKey: .target).utf8)
         fields = try container.decode([[String]].self, forKey: .headers).map { ($0.first ?? "", $0.last ?? "") }
         bodySize = try container.decode(Int.self, forKey: .bodySize)
+        let body: [UInt8]
         if let text = try container.decodeIfPresent(String.self, forKey: .body) {
             body = Array(text.utf8)
         } else if let base64 = try container.decodeIfPresent(String.self, forKey: .bodyBase64) {
@@ -222,18 +255,19 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         } else {
             body = []
         }
-        bodyTruncated = try container.decodeIfPresent(Bool.self, forKey: .bodyTruncated) ?? false
+        let bodyTruncated = try container.decodeIfPresent(Bool.self, forKey: .bodyTruncated) ?? false
         endpoint = try container.decodeIfPresent(String.self, forKey: .endpoint)
         scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
         arrivalStatus = try container.decodeIfPresent(Int.self, forKey: .status)
-        fault = try container.decodeIfPresent(String.self, forKey: .fault)
-        violations = try container.decode([String].self, forKey: .violations)
-        reason = try container.decodeIfPresent(String.self, forKey: .reason)
-        session = try container.decodeIfPresent(String.self, forKey: .session)
         selection = try container.decodeIfPresent(String.self, forKey: .selectedBy).flatMap(Selection.Reason.init)
-        scenarioSequence = try container.decodeIfPresent(String.self, forKey: .scenarioSequence)
-        scenarioStep = try container.decodeIfPresent(Int.self, forKey: .scenarioStep)
-        delayMs = try container.decodeIfPresent(Int.self, forKey: .delayMs)
+        details = Details.make(
+            body: (body, bodyTruncated), fault: try container.decodeIfPresent(String.self, forKey: .fault),
+            violations: try container.decode([String].self, forKey: .violations),
+            reason: try container.decodeIfPresent(String.self, forKey: .reason),
+            session: try container.decodeIfPresent(String.self, forKey: .session),
+            scenarioSequence: try container.decodeIfPresent(String.self, forKey: .scenarioSequence),
+            scenarioStep: try container.decodeIfPresent(Int.self, forKey: .scenarioStep),
+            delayMs: try container.decodeIfPresent(Int.self, forKey: .delayMs))
         proxied = try container.decodeIfPresent(Bool.self, forKey: .proxied) ?? false
         if let headers = try container.decodeIfPresent([[String]].self, forKey: .responseHeaders) {
             // Kept as the server keeps it: a head (after a status line) and the announced length apart.

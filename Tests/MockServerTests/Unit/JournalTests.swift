@@ -96,12 +96,42 @@ struct JournalTests {
         #expect(text.contains("id: 100\n"))
     }
 
+    /// The facts a plain request has none of are kept out of line, and only when there is one: each one alone is
+    /// kept, and survives the journal's JSON.
+    @Test func eachRareFact_IsKept_OnItsOwn() throws {
+        func entry(body: ([UInt8], Bool) = ([], false), fault: String? = nil, violations: [String] = [],
+                   reason: String? = nil, session: String? = nil, sequence: String? = nil, step: Int? = nil,
+                   delayMs: Int? = nil) -> JournalEntry {
+            JournalEntry(method: "GET", target: Array("/a".utf8), fields: [], bodySize: body.0.count, body: body,
+                         endpoint: nil, scenario: nil, status: 200, fault: fault, violations: violations, reason: reason,
+                         session: session, scenarioSequence: sequence, scenarioStep: step, delayMs: delayMs)
+        }
+        let plain = entry()
+        #expect(plain.details == nil)
+        let each: [(JournalEntry, (JournalEntry) -> Bool)] = [
+            (entry(body: ([1], false)), { $0.body == [1] }),
+            (entry(body: ([], true)), { $0.bodyTruncated }),
+            (entry(fault: "timeout"), { $0.fault == "timeout" }),
+            (entry(violations: ["v"]), { $0.violations == ["v"] }),
+            (entry(reason: "r"), { $0.reason == "r" }),
+            (entry(session: "s"), { $0.session == "s" }),
+            (entry(sequence: "q"), { $0.scenarioSequence == "q" }),
+            (entry(step: 3), { $0.scenarioStep == 3 }),
+            (entry(delayMs: 7), { $0.delayMs == 7 }),
+        ]
+        for (candidate, holds) in each {
+            #expect(holds(candidate) && !holds(plain))
+            let decoded = try JSONDecoder().decode(JournalEntry.self, from: Data(candidate.json))
+            #expect(holds(decoded) && decoded == candidate)
+        }
+    }
+
     /// The same object as the `Encodable` form, written by hand for speed.
     @Test func handWrittenJSON_DecodesToTheSameEntry_AsTheEncodableForm() throws {
         var entry = JournalEntry(method: "POST", target: Array("/a?b=\"c\"".utf8), fields: [("Host", "a"), ("X-Odd", "tab\there \u{1}é")],
                                  bodySize: 3, body: ([0xFF, 0, 1], false), endpoint: "e", scenario: "s", status: nil,
                                  fault: "connection_reset", violations: ["line\nbreak", "back\\slash"], reason: "why",
-                                 session: "s/1", scenarioSequence: "flaky", scenarioStep: 2)
+                                 session: "s/1", scenarioSequence: "flaky", scenarioStep: 2, delayMs: 40)
         entry.responseHead = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Mock-Scenario: s\r\n".utf8)
         entry.responseLength = 12
         entry.bytesSent = 120
