@@ -52,7 +52,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// request it could not parse), else `nil`.
     public var reason: String? { details?.reason }
     /// The request's `X-Mock-Session`, or `nil` for the default session.
-    public var session: String? { details?.session }
+    // Kept inline: a request of a session (as parallel UI tests send) has no other detail, and would otherwise
+    // cost an allocation.
+    public let session: String?
     /// What chose the scenario: `header`, `override`, `state`, `server` (`--scenario`) or `first`.
     public var selectedBy: String? { selection?.rawValue }
     /// ``selectedBy`` as kept: one byte, where a string would cost a copy on the request path.
@@ -64,9 +66,10 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// Milliseconds the reply waited before it was sent (the scenario's delay and latency draws); absent
     /// when it did not wait.
     public var delayMs: Int? { details?.delayMs }
-    /// The facts above that a plain request that conformed, answered at once, has none of: out of line, so
-    /// that such a request's entry is smaller to move into the journal and has fewer references to release
-    /// when it is dropped: about 280 instructions less per request (Tests/Benchmarks/instructions.sh).
+    /// The facts above (but the session) that a plain request, conforming and answered at once, has none of:
+    /// kept out of line, so that such a request's entry is smaller to move into the journal and has fewer
+    /// references to release when it is dropped: about 240 instructions less per request
+    /// (Tests/Benchmarks/instructions.sh).
     let details: Details?
 
     final class Details: Sendable {
@@ -75,29 +78,27 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         let fault: String?
         let violations: [String]
         let reason: String?
-        let session: String?
         let scenarioSequence: String?
         let scenarioStep: Int?
         let delayMs: Int?
 
         /// `nil` when every fact has its default.
         static func make(body: (bytes: [UInt8], truncated: Bool), fault: String?, violations: [String], reason: String?,
-                         session: String?, scenarioSequence: String?, scenarioStep: Int?, delayMs: Int?) -> Details? {
+                         scenarioSequence: String?, scenarioStep: Int?, delayMs: Int?) -> Details? {
             guard !body.bytes.isEmpty || body.truncated || fault != nil || !violations.isEmpty || reason != nil
-                || session != nil || scenarioSequence != nil || scenarioStep != nil || delayMs != nil
+                || scenarioSequence != nil || scenarioStep != nil || delayMs != nil
             else { return nil }
-            return Details(body: body, fault: fault, violations: violations, reason: reason, session: session,
+            return Details(body: body, fault: fault, violations: violations, reason: reason,
                            scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, delayMs: delayMs)
         }
 
         private init(body: (bytes: [UInt8], truncated: Bool), fault: String?, violations: [String], reason: String?,
-                     session: String?, scenarioSequence: String?, scenarioStep: Int?, delayMs: Int?) {
+                     scenarioSequence: String?, scenarioStep: Int?, delayMs: Int?) {
             self.body = body.bytes
             bodyTruncated = body.truncated
             self.fault = fault
             self.violations = violations
             self.reason = reason
-            self.session = session
             self.scenarioSequence = scenarioSequence
             self.scenarioStep = scenarioStep
             self.delayMs = delayMs
@@ -176,7 +177,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         self.scenario = scenario
         arrivalStatus = status
         self.selection = selection
-        details = Details.make(body: body, fault: fault, violations: violations, reason: reason, session: session,
+        self.session = session
+        details = Details.make(body: body, fault: fault, violations: violations, reason: reason,
                                scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, delayMs: delayMs)
     }
 
@@ -260,11 +262,11 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
         arrivalStatus = try container.decodeIfPresent(Int.self, forKey: .status)
         selection = try container.decodeIfPresent(String.self, forKey: .selectedBy).flatMap(Selection.Reason.init)
+        session = try container.decodeIfPresent(String.self, forKey: .session)
         details = Details.make(
             body: (body, bodyTruncated), fault: try container.decodeIfPresent(String.self, forKey: .fault),
             violations: try container.decode([String].self, forKey: .violations),
             reason: try container.decodeIfPresent(String.self, forKey: .reason),
-            session: try container.decodeIfPresent(String.self, forKey: .session),
             scenarioSequence: try container.decodeIfPresent(String.self, forKey: .scenarioSequence),
             scenarioStep: try container.decodeIfPresent(Int.self, forKey: .scenarioStep),
             delayMs: try container.decodeIfPresent(Int.self, forKey: .delayMs))
