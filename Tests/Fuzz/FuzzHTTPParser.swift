@@ -18,6 +18,7 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     switch (whole, pieces) {
     case (.request(let a, let consumedA), .request(let b, let consumedB)):
         precondition(consumedA == consumedB && a.body == b.body && a.target == b.target, "split parse differs")
+        checkRecycled(a, bytes: bytes, limits: limits)
         precondition(consumedA <= size, "consumed more than was given")
         checkPercentDecoding(a)
         checkHeaderFacts(a)
@@ -28,6 +29,27 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         break
     }
     return 0
+}
+
+/// Parsed into a recycled request's storage (a primer's with several fields, then the same request's, whose fields
+/// the parser keeps where the bytes are the same), the request must read as it does parsed afresh.
+private func checkRecycled(_ fresh: HTTPRequest, bytes: [UInt8], limits: HTTPLimits) {
+    var parser = HTTPRequestParser(limits: limits)
+    let primer = Array("GET /p HTTP/1.1\r\nHost: a\r\nX-A: é\r\nUser-Agent: a long value, past fifteen bytes\r\nh: \r\n\r\n".utf8)
+    let first = primer.withUnsafeBytes { parser.parse($0) }
+    guard case .request(let request, _) = first else { preconditionFailure("the primer did not parse") }
+    parser.recycle(request)
+    for round in 0..<2 {
+        let again = bytes.withUnsafeBytes { parser.parse($0) }
+        guard case .request(let recycled, _) = again else { preconditionFailure("a recycled parse failed") }
+        precondition(recycled.headers.fields.map { [$0.name, $0.value] } == fresh.headers.fields.map { [$0.name, $0.value] },
+                     "recycled fields differ")
+        for field in fresh.headers.fields.prefix(4) {
+            precondition(recycled.headers[field.name] == fresh.headers[field.name], "recycled look-up differs")
+        }
+        precondition(recycled.headers["x-a"] == fresh.headers["x-a"], "recycled look-up differs")
+        if round == 0 { parser.recycle(recycled) }
+    }
 }
 
 /// The allocation-free path split and query lookup must agree with splitting and decoding the obvious way.

@@ -231,6 +231,38 @@ public struct HTTPHeaders: Sendable, Sequence {
         nameLengths = 0
     }
 
+    // MARK: Written over by the parser
+
+    /// Makes field `index` of the request being parsed (the first `index` written already) the one of these
+    /// bytes, over the fields of the connection's previous request, whose storage these are (see
+    /// ``HeadParser/Spare``). A field whose bytes are the previous request's at that place keeps its strings: a
+    /// connection's requests repeat most of their fields (`Host`, `User-Agent`, a token), which then cost no
+    /// UTF-8 check, and a long value no allocation. Call ``keepFirst(_:)`` after the last field.
+    /// - Parameter known: The name as a literal, when it is one of the common ones.
+    mutating func overwrite(_ index: Int, name: UnsafeRawBufferPointer, known: String?, value: UnsafeRawBufferPointer) {
+        if index == 0 { nameLengths = 0 }
+        nameLengths |= 1 << UInt64(name.count & 63)
+        guard index < fields.count else {
+            fields.append((known ?? String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            return
+        }
+        let sameName = known.map { fields[index].name == $0 } ?? Self.same(fields[index].name, name)
+        if !sameName { fields[index].name = known ?? String(decoding: name, as: UTF8.self) }
+        if !Self.same(fields[index].value, value) { fields[index].value = String(decoding: value, as: UTF8.self) }
+    }
+
+    /// Drops the fields after the first `count`, once ``overwrite(_:name:known:value:)`` wrote those.
+    mutating func keepFirst(_ count: Int) {
+        if count == 0 { nameLengths = 0 }
+        while fields.count > count { fields.removeLast() }
+    }
+
+    /// Whether `text` holds exactly `bytes` (a bridged string without contiguous UTF-8 counts as different).
+    private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard text.utf8.count == bytes.count else { return false }
+        return text.utf8.withContiguousStorageIfAvailable { POSIX.equal(UnsafeRawBufferPointer($0), bytes) } ?? false
+    }
+
     /// The first value of `name`.
     public subscript(name: String) -> String? {
         guard nameLengths & Self.lengthBit(name) != 0 else { return nil }

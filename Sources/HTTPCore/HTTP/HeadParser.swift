@@ -29,16 +29,18 @@ public struct HeadParser {
         }
         var request = try parseRequestLine(requestLine, reusing: &spare)
         var next = requestLine.upperBound + 2
+        var count = 0
         while next <= bytes.count, let field = try line(from: next) {
-            guard request.headers.count < limits.headerCount else {
+            guard count < limits.headerCount else {
                 throw HTTPParseError(.headerFieldsTooLarge, "more than \(limits.headerCount) header fields")
             }
             let (name, value, known) = try parseField(field)
             request.facts.note(name: name, value: value)
-            request.headers.append(name: known ?? String(decoding: name, as: UTF8.self),
-                                   value: String(decoding: value, as: UTF8.self))
+            request.headers.overwrite(count, name: name, known: known, value: value)
+            count += 1
             next = field.upperBound + 2
         }
+        request.headers.keepFirst(count)
         try Self.checkHost(count: request.facts.hostCount, version: request.version)
         // Moved out: returned as a plain variable, it was copied field by field and the original destroyed.
         return consume request
@@ -86,7 +88,7 @@ public struct HeadParser {
         swap(&target, &spare.target)
         swap(&headers, &spare.headers)
         target.replaceSubrange(0..<target.count, with: targetBytes)
-        headers.removeAll()
+        // The previous request's fields stay, to be written over (see ``HTTPHeaders/overwrite(_:name:known:value:)``).
         headers.reserveCapacity(8)
         return HTTPRequest(method: method, targetBytes: target, bounds: bounds, version: version, headers: headers,
                            body: [])

@@ -191,6 +191,36 @@ struct HTTPRequestParserTests {
         #expect(third.headers.fields.map(\.value) == ["c", "y"] && third.headers["ACCEPT"] == "y")
     }
 
+    /// Each request's fields are written over the last one's, which keep their strings where the bytes are the
+    /// same: every mix of kept, changed, added and dropped fields reads as sent.
+    @Test func recycledFields_ReadAsSent_WhateverTheyShareWithTheLastRequest() throws {
+        var parser = HTTPRequestParser()
+        func parse(_ fields: [(String, String)]) throws -> [[String]] {
+            let text = "GET / HTTP/1.1\r\n" + fields.map { "\($0): \($1)\r\n" }.joined() + "\r\n"
+            let outcome = Array(text.utf8).withUnsafeBytes { parser.parse($0) }
+            guard case .request(let request, _) = outcome else { throw HTTPParseError.bad("no request: \(outcome)") }
+            defer { parser.recycle(request) }
+            return request.headers.fields.map { [$0.name, $0.value] }
+        }
+        let token = "Bearer " + String(repeating: "t", count: 40)
+        let sequence: [[(String, String)]] = [
+            [("Host", "a"), ("User-Agent", "Shop/1 CFNetwork/1568.100.1 Darwin/24.0.0"), ("Authorization", token)],
+            [("Host", "a"), ("User-Agent", "Shop/1 CFNetwork/1568.100.1 Darwin/24.0.0"), ("Authorization", token)],
+            [("Host", "b"), ("User-Agent", "Shop/1 CFNetwork/1568.100.1 Darwin/24.0.1"), ("Authorization", token + "u")],
+            [("host", "b"), ("X-Odd", "Shop/1 CFNetwork/1568.100.1 Darwin/24.0.1")],
+            [("Host", "b"), ("X-Odd", "é"), ("X-Odd", "é"), ("Accept", "*/*"), ("X-New", "1")],
+            [("Host", "b")],
+            [("Host", "b"), ("X-Odd", "é"), ("X-Odd", "e")],
+        ]
+        for fields in sequence {
+            #expect(try parse(fields) == fields.map { [$0.0, $0.1] })
+        }
+        // A lookup sees only this request's names, not the longer last one's.
+        let outcome = Array("GET / HTTP/1.1\r\nHost: b\r\n\r\n".utf8).withUnsafeBytes { parser.parse($0) }
+        guard case .request(let last, _) = outcome else { throw HTTPParseError.bad("no request: \(outcome)") }
+        #expect(last.headers["x-odd"] == nil && last.headers["host"] == "b" && last.headers.count == 1)
+    }
+
     /// Checks a word-at-a-time test against testing each of its eight bytes: every byte in every place among
     /// each filler, then random words of bytes near the edges, where a borrow or a carry could cross into the
     /// next byte.
