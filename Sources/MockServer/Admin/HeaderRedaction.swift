@@ -1,12 +1,18 @@
 import HTTPCore
 
-/// Keeps secrets out of the journal: the values of credential headers are stored as their scheme and
-/// length (`Bearer <redacted, 36 bytes>`), so a test can still assert that a token was sent, but the
-/// admin API and the dashboard never show it.
+/// Keeps secrets out of what the journal shows: the values of credential headers appear as their scheme and
+/// length (`Bearer <redacted, 36 bytes>`), so a test can still assert that a token was sent, but the admin
+/// API, the event stream and the dashboard never show it.
+///
+/// The journal records which fields are secret (``marks(_:)``, on every request) and redacts them when an entry
+/// is read (``shown(_:marks:)``): writing the redacted values on every request cost about 2,000 instructions for
+/// an app's request with a bearer token (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
 struct HeaderRedaction: Sendable {
     static let defaultNames = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
 
-    private let names: [String]
+    /// The names of the fields to redact, ASCII-lowercased; the first two (`Authorization` and
+    /// `Proxy-Authorization`) keep their scheme.
+    private let names: [[UInt8]]
     /// Bit `n % 64` is set when a secret name has `n` bytes: most fields are told apart by length alone.
     private let lengths: UInt64
 
@@ -14,50 +20,116 @@ struct HeaderRedaction: Sendable {
     ///   - extraNames: Further headers to redact (`--redact-header`).
     ///   - enabled: `false` keeps every value as sent (`--journal-secrets`).
     init(extraNames: [String], enabled: Bool) {
-        names = enabled ? Self.defaultNames + extraNames : []
+        let names = enabled ? Self.defaultNames + extraNames : []
+        self.names = names.map { $0.utf8.map(Self.lower) }
         lengths = names.reduce(0) { $0 | HTTPHeaders.lengthBit($1) }
     }
 
-    /// This runs for every journaled request.
-    func apply(_ fields: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        guard !names.isEmpty, let first = fields.firstIndex(where: { isSecret($0.name) }) else { return fields }
-        // Copied only when there is something to redact: most requests carry no credential. Field by field:
-        // copying the list whole went through the runtime's generic tuple copy.
-        var result: [(name: String, value: String)] = []
-        result.reserveCapacity(fields.count)
+    /// Which fields are secret: bit `n` of ``redacted`` for field `n`, and of ``keepingScheme`` when it keeps
+    /// its scheme. Only the first 64 fields can be marked; the journal redacts a list with a secret past them
+    /// as it records it (``recorded(_:)``).
+    struct Marks: Sendable, Equatable {
+        var redacted: UInt64 = 0
+        var keepingScheme: UInt64 = 0
+    }
+
+    /// The fields as the journal records them, and the secret ones among them. This runs for every journaled
+    /// request: most carry no credential and cost a length test per field.
+    func recorded(_ fields: [(name: String, value: String)]) -> (fields: [(name: String, value: String)], marks: Marks) {
+        guard !names.isEmpty else { return (fields, Marks()) }
+        var marks = Marks()
         for index in fields.indices {
-            let field = fields[index]
-            result.append(index == first || index > first && isSecret(field.name) ? (field.name, Self.redacted(field)) : field)
+            guard let secret = position(of: fields[index].name) else { continue }
+            guard index < 64 else { return (apply(fields), Marks()) }
+            marks.redacted |= 1 << UInt64(index)
+            if secret < 2 { marks.keepingScheme |= 1 << UInt64(index) }
         }
-        return result
+        return (fields, marks)
     }
 
-    private func isSecret(_ field: String) -> Bool {
-        guard lengths & HTTPHeaders.lengthBit(field) != 0 else { return false }
-        for name in names where HTTPHeaders.equal(name, field) { return true }
-        return false
+    /// `fields` with the secret ones redacted at once.
+    func apply(_ fields: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        fields.map { field in
+            guard let secret = position(of: field.name) else { return field }
+            return (field.name, Self.redacted(field.value, keepingScheme: secret < 2))
+        }
     }
 
-    /// A secret field's value as journaled; an `Authorization` or `Proxy-Authorization` value keeps its scheme.
-    private static func redacted(_ field: (name: String, value: String)) -> String {
-        let keepsScheme = HTTPHeaders.equal(field.name, "Authorization") || HTTPHeaders.equal(field.name, "Proxy-Authorization")
-        return redacted(field.value, keepingScheme: keepsScheme)
+    /// Recorded `fields` as the journal shows them: the ones `marks` marks redacted.
+    static func shown(_ fields: [(name: String, value: String)], marks: Marks) -> [(name: String, value: String)] {
+        guard marks.redacted != 0 else { return fields }
+        return fields.indices.map { index in
+            guard index < 64, marks.redacted >> UInt64(index) & 1 == 1 else { return fields[index] }
+            let keepingScheme = marks.keepingScheme >> UInt64(index) & 1 == 1
+            return (fields[index].name, redacted(fields[index].value, keepingScheme: keepingScheme))
+        }
     }
 
+    /// Where `field` is among ``names``, in any ASCII case, if it is a secret. On its bytes, read in place:
+    /// comparing each name's strings cost about 90 instructions a comparison, 1,300 for an app's request
+    /// (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
+    private func position(of field: String) -> Int? {
+        guard lengths & HTTPHeaders.lengthBit(field) != 0 else { return nil }
+        let found = field.utf8.withContiguousStorageIfAvailable { bytes in position(of: bytes) }
+        if let found { return found }
+        return Array(field.utf8).withUnsafeBufferPointer { position(of: $0) }
+    }
+
+    private func position(of field: UnsafeBufferPointer<UInt8>) -> Int? {
+        for position in names.indices where names[position].count == field.count {
+            let same = names[position].withUnsafeBufferPointer { name in
+                for index in 0..<field.count where Self.lower(field[index]) != name[index] { return false }
+                return true
+            }
+            if same { return position }
+        }
+        return nil
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+    }
+
+    /// A secret value as journaled: `<redacted, N bytes>`, after the value's scheme when `keepingScheme` and
+    /// it has one (the text before its first space; N then counts the bytes after the spaces that follow).
     static func redacted(_ value: String, keepingScheme: Bool) -> String {
-        // On the UTF-8 bytes and built in one string: by characters and by interpolation, a bearer token's
-        // redaction cost about 2,500 instructions (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
-        let utf8 = value.utf8
-        if keepingScheme, let space = utf8.firstIndex(of: UInt8(ascii: " ")) {
-            var secret = utf8[utf8.index(after: space)...]
-            while secret.first == UInt8(ascii: " ") { secret = secret.dropFirst() }
-            var text = String(Substring(utf8[..<space]))
-            text.reserveCapacity(text.utf8.count + 32)
-            text += " <redacted, "
-            text += String(secret.count)
-            text += " bytes>"
-            return text
+        // Written into one string on the UTF-8 bytes: by characters and by interpolation, a bearer token's
+        // redaction cost about 2,500 instructions, and appended part by part about 600
+        // (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
+        var value = value
+        return value.withUTF8 { bytes in
+            var schemeEnd = -1
+            var secretStart = 0
+            if keepingScheme, let space = bytes.firstIndex(of: UInt8(ascii: " ")) {
+                schemeEnd = space
+                secretStart = space
+                while secretStart < bytes.count, bytes[secretStart] == UInt8(ascii: " ") { secretStart += 1 }
+            }
+            let length = bytes.count - secretStart
+            var digits = 1
+            var rest = length
+            while rest >= 10 { rest /= 10; digits += 1 }
+            let opening: StaticString = "<redacted, "
+            let closing: StaticString = " bytes>"
+            let scheme = max(0, schemeEnd + 1)
+            let count = scheme + opening.utf8CodeUnitCount + digits + closing.utf8CodeUnitCount
+            return String(unsafeUninitializedCapacity: count) { output in
+                var at = 0
+                func put(_ source: UnsafeBufferPointer<UInt8>) {
+                    for byte in source { output[at] = byte; at += 1 }
+                }
+                put(UnsafeBufferPointer(rebasing: bytes[..<max(0, schemeEnd)]))
+                if schemeEnd >= 0 { output[at] = UInt8(ascii: " "); at += 1 }
+                put(UnsafeBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
+                var value = length
+                for place in stride(from: at + digits - 1, through: at, by: -1) {
+                    output[place] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                at += digits
+                put(UnsafeBufferPointer(start: closing.utf8Start, count: closing.utf8CodeUnitCount))
+                return at
+            }
         }
-        return "<redacted, " + String(utf8.count) + " bytes>"
     }
 }

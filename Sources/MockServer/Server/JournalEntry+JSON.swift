@@ -10,7 +10,7 @@ extension JournalEntry {
     /// The entry as one line of JSON.
     var json: [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + target.utf8.count + body.count + fields.count * 32)
+        bytes.reserveCapacity(256 + target.utf8.count + body.count + sentFields.count * 32)
         appendJSON(to: &bytes)
         return bytes
     }
@@ -42,7 +42,7 @@ extension JournalEntry {
         }
         if let endpoint { writer.key("endpoint"); writer.string(endpoint) }
         if let fault { writer.key("fault"); writer.string(fault) }
-        writer.key("headers"); writer.pairs(fields)
+        writer.key("headers"); writer.pairs(shownFields)
         writer.key("method"); writer.string(method)
         if proxied { writer.key("proxied"); writer.raw("true") }
         if let reason { writer.key("reason"); writer.string(reason) }

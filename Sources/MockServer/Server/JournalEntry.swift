@@ -17,8 +17,13 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// The request target's bytes. Kept in the journal's own storage, reused from the entry it replaces (see
     /// ``keep(in:_:)``), so that the request's goes back to its connection unshared.
     private(set) var targetBytes: [UInt8]
-    /// The header fields as parsed; in the journal's own storage, as ``targetBytes``.
-    private(set) var fields: [(name: String, value: String)]
+    /// The header fields as sent, secrets included: in the journal's own storage, as ``targetBytes``. Read
+    /// through ``shownFields``, which redacts the fields ``secrets`` marks.
+    private(set) var sentFields: [(name: String, value: String)]
+    /// Which of ``sentFields`` are secrets (see ``HeaderRedaction``).
+    let secrets: HeaderRedaction.Marks
+    /// The header fields as the journal shows them, secrets redacted.
+    var shownFields: [(name: String, value: String)] { HeaderRedaction.shown(sentFields, marks: secrets) }
     public let bodySize: Int
     /// The request body as journaled: its first 64 KiB, with secret fields redacted (see
     /// `--journal-secrets`); empty when there was none.
@@ -155,14 +160,16 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var time: String { HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds) }
 
     /// Header fields in arrival order, as `[name, value]` pairs.
-    public var headers: [[String]] { fields.map { [$0.name, $0.value] } }
+    public var headers: [[String]] { shownFields.map { [$0.name, $0.value] } }
 
     /// The first value of header `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        fields.first { HTTPHeaders.equal($0.name, name) }?.value
+        shownFields.first { HTTPHeaders.equal($0.name, name) }?.value
     }
 
-    init(method: String, target: [UInt8], fields: [(name: String, value: String)], bodySize: Int,
+    /// - Parameter secrets: Which of `fields` the journal shows redacted.
+    init(method: String, target: [UInt8], fields: [(name: String, value: String)],
+         secrets: HeaderRedaction.Marks = .init(), bodySize: Int,
          body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
          fault: String?, violations: [String], reason: String? = nil, session: String? = nil,
          selection: Selection.Reason? = nil, scenarioSequence: String? = nil, scenarioStep: Int? = nil,
@@ -171,7 +178,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         sequence = 0
         self.method = method
         targetBytes = target
-        self.fields = fields
+        sentFields = fields
+        self.secrets = secrets
         self.bodySize = bodySize
         self.endpoint = endpoint
         self.scenario = scenario
@@ -186,7 +194,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     mutating func takeStorage() -> (target: [UInt8], fields: [(name: String, value: String)]) {
         var storage: (target: [UInt8], fields: [(name: String, value: String)]) = ([], [])
         swap(&storage.target, &targetBytes)
-        swap(&storage.fields, &fields)
+        swap(&storage.fields, &sentFields)
         return storage
     }
 
@@ -198,8 +206,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         swap(&target, &targetBytes)
         fields.removeAllKeepingStorage()
         // One by one: `append(contentsOf:)` copied each field through the runtime's generic tuple copy.
-        for field in self.fields { fields.append(field) }
-        swap(&fields, &self.fields)
+        for field in sentFields { fields.append(field) }
+        swap(&fields, &sentFields)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -247,7 +255,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         (seconds, milliseconds) = HTTPDate.parseISO8601(time) ?? (0, 0)
         method = try container.decode(String.self, forKey: .method)
         targetBytes = Array(try container.decode(String.self, forKey: .target).utf8)
-        fields = try container.decode([[String]].self, forKey: .headers).map { ($0.first ?? "", $0.last ?? "") }
+        // As shown: redacted already.
+        sentFields = try container.decode([[String]].self, forKey: .headers).map { ($0.first ?? "", $0.last ?? "") }
+        secrets = .init()
         bodySize = try container.decode(Int.self, forKey: .bodySize)
         let body: [UInt8]
         if let text = try container.decodeIfPresent(String.self, forKey: .body) {

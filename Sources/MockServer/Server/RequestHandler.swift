@@ -361,8 +361,9 @@ final class RequestHandler: HTTPResponder {
         // Built by one initializer, with every field known on arrival a constant: a field set after it (on a
         // variable here, or in the initializer once every field had a value) had the whole entry copied and
         // the original destroyed, about 650 instructions per request (Tests/Benchmarks/instructions.sh).
-        return JournalEntry(method: request.method, target: request.targetBytes,
-                            fields: redaction.apply(request.headers.fields), bodySize: request.body.count,
+        let (fields, secrets) = redaction.recorded(request.headers.fields)
+        return JournalEntry(method: request.method, target: request.targetBytes, fields: fields, secrets: secrets,
+                            bodySize: request.body.count,
                             body: bodyRedaction.capture(request), endpoint: endpoint,
                             scenario: selection?.play.name, status: status, fault: fault, violations: violations,
                             reason: reason, session: session, selection: selection?.reason,

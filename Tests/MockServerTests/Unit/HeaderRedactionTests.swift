@@ -10,6 +10,11 @@ struct HeaderRedactionTests {
         ("token", true, "<redacted, 5 bytes>"),
         ("Bearer abc", false, "<redacted, 10 bytes>"),
         ("", false, "<redacted, 0 bytes>"),
+        (" abc", true, " <redacted, 3 bytes>"),
+        ("Bearer ", true, "Bearer <redacted, 0 bytes>"),
+        ("Bearer " + String(repeating: "t", count: 1_234), true, "Bearer <redacted, 1234 bytes>"),
+        (String(repeating: "t", count: 10), false, "<redacted, 10 bytes>"),
+        ("Négociation x", true, "Négociation <redacted, 1 bytes>"),
     ])
     func value_KeepsItsSchemeAndLength_Only(value: String, keepingScheme: Bool, redacted: String) {
         #expect(HeaderRedaction.redacted(value, keepingScheme: keepingScheme) == redacted)
@@ -26,5 +31,43 @@ struct HeaderRedactionTests {
             "Basic <redacted, 3 bytes>", "not secret",
         ])
         #expect(HeaderRedaction(extraNames: [], enabled: false).apply(fields).map(\.value) == fields.map(\.value))
+    }
+
+    /// The journal records the fields as sent with marks, and redacts when it shows them: the same as redacting
+    /// at once, and a secret past the 64 fields the marks hold is redacted as recorded.
+    @Test func recordedFields_AreShownRedacted_AsRedactingAtOnce() {
+        let redaction = HeaderRedaction(extraNames: ["X-Api-Key"], enabled: true)
+        let secrets: [(name: String, value: String)] = [
+            ("authorization", "Bearer secret"), ("COOKIE", "c=1"), ("x-api-key", "k"), ("Proxy-Authorization", "Basic xyz"),
+        ]
+        for count in [0, 1, 60, 63, 64, 70] {
+            var fields: [(name: String, value: String)] = (0..<count).map { ("X-F\($0)", "v\($0)") }
+            fields += secrets + [("Host", "a")]
+            let (recorded, marks) = redaction.recorded(fields)
+            let shown = HeaderRedaction.shown(recorded, marks: marks)
+            let expected = redaction.apply(fields)
+            #expect(shown.map { [$0.name, $0.value] } == expected.map { [$0.name, $0.value] }, "\(count) fields before")
+            #expect(expected[count].value == "Bearer <redacted, 6 bytes>" && expected.last?.value == "a")
+            // Marked while they fit; past that, the values are redacted already.
+            #expect(count + 3 < 64 ? recorded[count].value == "Bearer secret" : recorded[count + 3].value == "Basic <redacted, 3 bytes>")
+        }
+        #expect(redaction.recorded([("Host", "a")]).marks == .init())
+    }
+
+    /// What the journal shows of an entry, in every form it takes, has the secrets redacted; its own storage holds
+    /// the values as sent.
+    @Test func journalEntry_ShowsSecretsRedacted_Everywhere() throws {
+        let redaction = HeaderRedaction(extraNames: [], enabled: true)
+        let (fields, secrets) = redaction.recorded([("Host", "a"), ("Authorization", "Bearer secret")])
+        let entry = JournalEntry(method: "GET", target: Array("/".utf8), fields: fields, secrets: secrets, bodySize: 0,
+                                 endpoint: nil, scenario: nil, status: 200, fault: nil, violations: [])
+        #expect(entry.sentFields.last?.value == "Bearer secret")
+        #expect(entry.headers == [["Host", "a"], ["Authorization", "Bearer <redacted, 6 bytes>"]])
+        #expect(entry.header("authorization") == "Bearer <redacted, 6 bytes>")
+        let json = String(decoding: entry.json, as: UTF8.self)
+        let encoded = String(decoding: ServerJSON.encode(entry), as: UTF8.self)
+        #expect(!json.contains("secret") && json.contains("Bearer <redacted, 6 bytes>"))
+        #expect(!encoded.contains("secret") && encoded.contains("Bearer <redacted, 6 bytes>"))
+        #expect(!String(decoding: EventStreamFormat.event(for: entry), as: UTF8.self).contains("secret"))
     }
 }
