@@ -41,7 +41,14 @@ public final class PendingReply: Sendable {
 
     /// Adds header fields to the response the reply brings, when it comes (``Reply/addFields(_:)``).
     func addFields(_ fields: [(name: String, value: String)]) {
-        state.withValue { $0.fields += fields }
+        state.withValue { state in
+            // The producer may have answered already (a local backend is quick): then its reply takes them.
+            if state.reply != nil {
+                state.reply?.addFields(fields)
+            } else {
+                state.fields += fields
+            }
+        }
     }
 
     /// Whether the reply is no longer wanted.

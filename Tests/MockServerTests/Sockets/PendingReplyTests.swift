@@ -42,6 +42,33 @@ struct PendingReplyTests {
         try await offThePool { try body(server) }
     }
 
+    /// A producer can answer before the responder adds its fields (CORS, rate limits) to the pending reply, as a
+    /// fast local backend does: the fields still reach the response.
+    @Test func fieldsAdded_AfterTheReplyCameAlready_AreSent() async throws {
+        final class EarlyResponder: HTTPResponder {
+            func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply {
+                let pending = PendingReply(timeoutNanoseconds: 30_000_000_000)
+                pending.complete(.respond(HTTPResponse(status: .ok, body: Array("early".utf8))))
+                var reply = Reply(.later(pending))
+                reply.addFields([("X-Added", "after")])
+                return reply
+            }
+            func reject(_ status: HTTPStatus, reason: String) -> Reply {
+                .respond(HTTPResponse(status: status, body: Array(reason.utf8)))
+            }
+            func didSend(_ reply: Reply, for request: HTTPRequest, bytes: Int, started: UInt64?) {}
+        }
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threads: 1, io: nil), responder: EarlyResponder())
+        try server.start()
+        defer { server.stop() }
+        try await offThePool {
+            let client = try RawClient(port: server.port)
+            client.send("GET /early HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.text == "early" && response.header("X-Added") == "after")
+        }
+    }
+
     @Test func laterReply_IsSentOnceCompleted_AndPipelinedRequestsWaitInOrder() async throws {
         let responder = LaterResponder()
         try await withServer(responder) { server in
