@@ -202,11 +202,22 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// written in place when nothing else holds it) and keeps those, handing back the ones it had. So the journal
     /// keeps no reference to a request's storage, which its connection writes the next request into.
     mutating func keep(in target: inout [UInt8], _ fields: inout [(name: String, value: String)]) {
-        target.replaceSubrange(0..<target.count, with: targetBytes)
+        if target.count == targetBytes.count {
+            // The same length (the same endpoint again, most often): copied over in place, where `replaceSubrange`
+            // is generic code.
+            target.withUnsafeMutableBytes { destination in
+                targetBytes.withUnsafeBytes { destination.copyMemory(from: $0) }
+            }
+        } else {
+            target.replaceSubrange(0..<target.count, with: targetBytes)
+        }
         swap(&target, &targetBytes)
-        fields.removeAllKeepingStorage()
-        // One by one: `append(contentsOf:)` copied each field through the runtime's generic tuple copy.
-        for field in sentFields { fields.append(field) }
+        // Field by field, over the dropped entry's (`append(contentsOf:)` copied each field through the runtime's
+        // generic tuple copy, and emptying the list first cost about 60 instructions).
+        let kept = min(fields.count, sentFields.count)
+        for index in 0..<kept { fields[index] = sentFields[index] }
+        while fields.count > sentFields.count { fields.removeLast() }
+        for index in kept..<sentFields.count { fields.append(sentFields[index]) }
         swap(&fields, &sentFields)
     }
 

@@ -39,6 +39,23 @@ struct JournalTests {
         #expect(read.map(\.headers) == [[["Host", "h2"]], [["Host", "h3"]]])
     }
 
+    /// Each entry is copied over the one it drops, whatever their shapes: targets of the same length or not,
+    /// more fields or fewer.
+    @Test func entries_CopiedOverTheDroppedOnes_KeepTheirOwnShape() {
+        let journal = Journal(capacity: 2)
+        var expected: [(target: String, headers: [[String]])] = []
+        for number in 1...12 {
+            let target = number % 4 < 2 ? "/\(number % 10)" : "/long/\(number)?q=\(number)"
+            let headers = (0..<(number * 7 % 4)).map { ["X-\($0)", "v\(number)"] }
+            journal.append(JournalEntry(method: "GET", target: Array(target.utf8), fields: headers.map { ($0[0], $0[1]) },
+                                        bodySize: 0, endpoint: nil, scenario: nil, status: 200, fault: nil, violations: []))
+            expected.append((target, headers))
+            let kept = journal.entries()
+            #expect(kept.map(\.target) == expected.suffix(2).map(\.target), "after \(number)")
+            #expect(kept.map(\.headers) == expected.suffix(2).map(\.headers), "after \(number)")
+        }
+    }
+
     @Test func entries_WhenExactlyFull_AreAllKept() {
         #expect(journal(capacity: 3, appending: 3).entries().map(\.sequence) == [1, 2, 3])
     }
