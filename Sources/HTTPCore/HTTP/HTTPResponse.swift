@@ -59,19 +59,25 @@ public enum HTTPResponseEncoder {
     ///   previous head, long written): then the head costs no allocation.
     public static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: [UInt8],
                             reusing buffer: consuming [UInt8] = []) -> [UInt8] {
+        // The fixed parts are static strings: as arrays in `static let`s, each cost a lazy-global check and a
+        // retain and release per response.
         var length: Int?
-        var framingField: [UInt8] = []
+        var framingField: StaticString = ""
         if !response.status.forbidsBody {
             switch framing {
             case .length(let count): length = max(0, count)
-            case .chunked: framingField = chunkedField
+            case .chunked: framingField = "Transfer-Encoding: chunked\r\n"
             case .untilClose: break
             }
         }
-        let suffix = keepAlive ? keepAliveSuffix : closeSuffix
+        let contentLengthPrefix: StaticString = "Content-Length: "
+        let datePrefix: StaticString = "Date: "
+        let lineEnd: StaticString = "\r\n"
+        let suffix: StaticString = keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n"
         let digits = length.map(decimalDigits) ?? 0
-        let lengthField = length == nil ? 0 : contentLengthPrefix.count + digits + crlf.count
-        let count = response.head.count + lengthField + framingField.count + datePrefix.count + date.count + suffix.count
+        let lengthField = length == nil ? 0 : contentLengthPrefix.utf8CodeUnitCount + digits + lineEnd.utf8CodeUnitCount
+        let count = response.head.count + lengthField + framingField.utf8CodeUnitCount + datePrefix.utf8CodeUnitCount
+            + date.count + suffix.utf8CodeUnitCount
         // Resized to the head's length (heads of one endpoint are the same length, so usually not at all), then
         // written in place: no allocation when the storage is not shared.
         var bytes = consume buffer
@@ -89,6 +95,10 @@ public enum HTTPResponseEncoder {
                     at += source.count
                 }
             }
+            @inline(__always) func put(_ part: StaticString) {
+                at.update(from: part.utf8Start, count: part.utf8CodeUnitCount)
+                at += part.utf8CodeUnitCount
+            }
             put(response.head)
             if var value = length {
                 put(contentLengthPrefix)
@@ -99,7 +109,7 @@ public enum HTTPResponseEncoder {
                     digit.pointee = UInt8(ascii: "0") + UInt8(value % 10)
                     value /= 10
                 } while value > 0
-                put(crlf)
+                put(lineEnd)
             }
             put(framingField)
             put(datePrefix)
@@ -117,7 +127,6 @@ public enum HTTPResponseEncoder {
     public static let crlf: [UInt8] = [13, 10]
     /// The last chunk and the empty trailer section.
     public static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
-    private static let chunkedField = Array("Transfer-Encoding: chunked\r\n".utf8)
 
     /// The status line and `fields`, CRLF-terminated; CR and LF inside names or values are dropped so
     /// no contract value can split the response.
@@ -144,11 +153,6 @@ public enum HTTPResponseEncoder {
 
     /// `100 Continue`, for a request that sent `Expect: 100-continue`.
     public static let continueHead: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-
-    private static let contentLengthPrefix = Array("Content-Length: ".utf8)
-    private static let datePrefix = Array("Date: ".utf8)
-    private static let keepAliveSuffix = Array("\r\nConnection: keep-alive\r\n\r\n".utf8)
-    private static let closeSuffix = Array("\r\nConnection: close\r\n\r\n".utf8)
 
     /// How many decimal digits `value` (not negative) is written with.
     private static func decimalDigits(_ value: Int) -> Int {
