@@ -81,6 +81,12 @@ private func checkPercentDecoding(_ request: HTTPRequest) {
         var raw: String?? = .none
         request.withQueryBytes { bytes in
             raw = bytes.flatMap { PercentDecoding.firstValue(of: item.name, in: $0) }.map { PercentDecoding.decode($0) }
+            // A query without a `%` is looked up as such, with the same answer.
+            if let bytes, !PercentDecoding.hasEscape(bytes) {
+                let told = PercentDecoding.firstValue(of: item.name, in: bytes, escaped: false).map(Array.init)
+                precondition(told == PercentDecoding.firstValue(of: item.name, in: bytes).map(Array.init),
+                             "firstValue of an unescaped query disagrees")
+            }
         }
         precondition(raw.map { $0 ?? "" } == first, "firstValue on bytes disagrees")
     }

@@ -113,19 +113,27 @@ public enum PercentDecoding {
     /// (still percent-encoded; empty for an item without `=`), or `nil` when there is none. Allocates
     /// nothing: the request validator checks each declared query parameter of every request with it, and
     /// decodes a value only to name it in a violation.
-    public static func firstValue(of name: String, in query: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+    /// - Parameter escaped: `false` when the caller knows `query` holds no `%` (see ``hasEscape(_:)``): the
+    ///   validator looks once per request, not once per parameter.
+    public static func firstValue(of name: String, in query: UnsafeBufferPointer<UInt8>, escaped: Bool = true)
+        -> UnsafeBufferPointer<UInt8>?
+    {
         var name = name
         return name.withUTF8 { wanted in
-            firstValueRange(of: wanted, in: query).map { UnsafeBufferPointer(rebasing: query[$0]) }
+            let range = escaped && hasEscape(query)
+                ? firstValueRange(of: wanted, in: query) : unescapedValueRange(of: wanted, in: query)
+            return range.map { UnsafeBufferPointer(rebasing: query[$0]) }
         }
+    }
+
+    /// Whether `bytes` hold a `%`. Without one, a query is well-formed and needs no decoding.
+    public static func hasEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        POSIX.firstIndex(of: UInt8(ascii: "%"), in: UnsafeRawBufferPointer(bytes), 0..<bytes.count) != nil
     }
 
     /// The byte range of the first `wanted` item's value in `bytes` (empty, at the item's end, for an item
     /// without `=`), or `nil`. An item name with an escape is decoded before it is compared.
     private static func firstValueRange(of wanted: Bytes, in bytes: Bytes) -> Range<Int>? {
-        if POSIX.firstIndex(of: UInt8(ascii: "%"), in: UnsafeRawBufferPointer(bytes), 0..<bytes.count) == nil {
-            return unescapedValueRange(of: wanted, in: bytes)
-        }
         let count = bytes.count
         var start = 0
         while start < count {

@@ -42,16 +42,18 @@ struct RequestValidator {
                 for (name, type) in fields where !type.isOptional { violations.append(missing("query parameter", name)) }
                 return
             }
-            guard PercentDecoding.isWellFormed(bytes) else {
+            // Most queries hold no `%`: then they are well-formed, and no value needs decoding.
+            let escaped = PercentDecoding.hasEscape(bytes)
+            guard !escaped || PercentDecoding.isWellFormed(bytes) else {
                 violations.append("query string has a malformed percent-escape")
                 return
             }
             for (name, type) in fields {
-                guard let raw = PercentDecoding.firstValue(of: name, in: bytes) else {
+                guard let raw = PercentDecoding.firstValue(of: name, in: bytes, escaped: escaped) else {
                     if !type.isOptional { violations.append(missing("query parameter", name)) }
                     continue
                 }
-                let accepted = raw.contains(UInt8(ascii: "%"))
+                let accepted = escaped && raw.contains(UInt8(ascii: "%"))
                     ? PercentDecoding.decode(raw).map { type.accepts(text: $0) } ?? false
                     : type.accepts(utf8: raw)
                 if !accepted {
