@@ -66,6 +66,11 @@ struct PercentDecodingTests {
         // A substring of a bridged or otherwise non-contiguous string takes the copying path; the same answer.
         let padded = String(repeating: "x", count: 3) + "/long%2Fsegment/" + String(repeating: "y", count: 40)
         #expect(split(padded.dropFirst(3)) == ["long/segment", String(repeating: "y", count: 40)])
+        // As many segments as bytes, on either side of the length past which they are counted first.
+        for count in [63, 64, 65, 200] {
+            #expect(split(Substring(String(repeating: "/", count: count))) == Array(repeating: "", count: count))
+        }
+        #expect(split(Substring(String(repeating: "/a", count: 40))) == Array(repeating: "a", count: 40))
     }
 
     /// Paths match byte for byte once decoded: an escape and the character it stands for are the same
