@@ -58,6 +58,7 @@ PY
 cat > "$WORK/client.py" <<'PY'
 import socket, sys, threading
 port, count, connections = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+failures = []
 fields = b"Host: 127.0.0.1\r\n"
 if len(sys.argv) > 4 and sys.argv[4] == "1":
     fields += (b"Accept: */*\r\nAccept-Language: en-GB,en;q=0.9\r\nAccept-Encoding: gzip, deflate\r\n"
@@ -70,15 +71,25 @@ def client():
         s.sendall(request)
         data = b""
         while True:
-            data += s.recv(65536)
+            chunk = s.recv(65536)
+            if not chunk:  # the server closed the connection, or crashed
+                failures.append("the server closed a connection before its response")
+                return
+            data += chunk
             end = data.find(b"\r\n\r\n")
             if end < 0: continue
             length = next(int(line.split(b":")[1]) for line in data[:end].split(b"\r\n")
                           if line.lower().startswith(b"content-length:"))
             if len(data) >= end + 4 + length: break
     s.close()
-threads = [threading.Thread(target=client) for _ in range(connections)]
+def guarded():
+    try:
+        client()
+    except OSError as error:  # refused or reset: the server is gone
+        failures.append(f"the server stopped answering: {error}")
+threads = [threading.Thread(target=guarded) for _ in range(connections)]
 [t.start() for t in threads]; [t.join() for t in threads]
+if failures: sys.exit(failures[0])
 PY
 
 instructions() { # requests-per-connection -> total user-space instructions of the run
@@ -87,8 +98,11 @@ instructions() { # requests-per-connection -> total user-space instructions of t
         >/dev/null 2>"$WORK/valgrind.log" &
     SERVER=$!
     until curl -s -o /dev/null "http://127.0.0.1:$PORT/api/products?page_no=1&items_per_page=20"; do sleep 0.2; done
-    if [ "$WARMUP" -gt 0 ]; then python3 "$WORK/client.py" $PORT "$WARMUP" $CONNECTIONS "${APP_HEADERS:-}"; fi
-    python3 "$WORK/client.py" $PORT "$1" $CONNECTIONS "${APP_HEADERS:-}"
+    if [ "$WARMUP" -gt 0 ]; then
+        python3 "$WORK/client.py" $PORT "$WARMUP" $CONNECTIONS "${APP_HEADERS:-}" || { tail -20 "$WORK/valgrind.log" >&2; exit 1; }
+    fi
+    # A server that crashed shows its stack in valgrind's log: shown, and the script fails.
+    python3 "$WORK/client.py" $PORT "$1" $CONNECTIONS "${APP_HEADERS:-}" || { tail -20 "$WORK/valgrind.log" >&2; exit 1; }
     kill -INT $SERVER; wait $SERVER || true
     SERVER=
     awk '/Collected/ {gsub(",", "", $4); print $4}' "$WORK/valgrind.log"
