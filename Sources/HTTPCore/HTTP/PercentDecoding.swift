@@ -174,9 +174,11 @@ public enum PercentDecoding {
             let end = POSIX.firstIndex(of: UInt8(ascii: "&"), in: raw, start..<count) ?? count
             let nameEnd = start + wanted.count
             if nameEnd <= end,
-               POSIX.equal(UnsafeRawBufferPointer(rebasing: raw[start..<nameEnd]), UnsafeRawBufferPointer(wanted)) {
-                if nameEnd == end { return end..<end }
-                if bytes[nameEnd] == UInt8(ascii: "=") { return (nameEnd + 1)..<end }
+               POSIX.equal(UnsafeRawBufferPointer(rebasing: raw[start..<nameEnd]), UnsafeRawBufferPointer(wanted)),
+               nameEnd == end || bytes[nameEnd] == UInt8(ascii: "=") {
+                // A `wanted` holding a `=` matches no item: an item's name ends at its first `=`.
+                if POSIX.firstIndex(of: UInt8(ascii: "="), in: raw, start..<nameEnd) != nil { return nil }
+                return nameEnd == end ? end..<end : (nameEnd + 1)..<end
             }
             start = end + 1
         }

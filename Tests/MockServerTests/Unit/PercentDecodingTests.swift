@@ -27,6 +27,23 @@ struct PercentDecodingTests {
         #expect(bytes == [37, 38, 61] && "%&=".utf8.map(Int.init) == bytes)
     }
 
+    /// A query without a `%` is looked up as sent; the answer must be the first decoded item's, as it is for a
+    /// query with one (names with `=` or `&`, empty items, missing names).
+    @Test func firstValue_OfAQueryWithoutEscapes_IsTheFirstItemsValue() {
+        let queries = ["a=b", "a=b=c", "a", "a&&b", "=x&a=1", "&a=", "ab=1&a=2", "x=1&a&a=2", "a=b&a=c", ""]
+        let names = ["a", "a=b", "b", "ab", "a&", "&", "x", "c", "b=c"]
+        for query in queries {
+            let items = PercentDecoding.queryItems(Substring(query)) ?? []
+            for name in names {
+                let expected = items.first { $0.name == name }?.value
+                let found = Array(query.utf8).withUnsafeBufferPointer { bytes in
+                    PercentDecoding.firstValue(of: name, in: bytes, escaped: false).map { String(decoding: $0, as: UTF8.self) }
+                }
+                #expect(found == expected, "\(name) in \(query)")
+            }
+        }
+    }
+
     @Test func firstValue_IsNil_WhenTheNameIsAbsent() {
         #expect(PercentDecoding.firstValue(of: "a", in: nil) == nil)
         #expect(PercentDecoding.firstValue(of: "a", in: "") == nil)
