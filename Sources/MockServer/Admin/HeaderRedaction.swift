@@ -4,7 +4,7 @@ import HTTPCore
 /// length (`Bearer <redacted, 36 bytes>`), so a test can still assert that a token was sent, but the admin
 /// API, the event stream and the dashboard never show it.
 ///
-/// The journal records which fields are secret (``marks(_:)``, on every request) and redacts them when an entry
+/// The journal records which fields are secret (``recorded(_:)``, on every request) and redacts them when an entry
 /// is read (``shown(_:marks:)``): writing the redacted values on every request cost about 2,000 instructions for
 /// an app's request with a bearer token (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
 struct HeaderRedaction: Sendable {

@@ -322,3 +322,17 @@ public struct JournalEntry: Sendable, Codable, Equatable {
             && lhs.durationMicroseconds == rhs.durationMicroseconds
     }
 }
+
+extension JournalEntry: CustomReflectable {
+    /// The entry as printed, dumped, shown by a debugger or in a failed test's message: its header fields as the
+    /// journal shows them, never the secrets it keeps as sent.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "sequence": sequence, "time": time, "method": method, "target": target, "headers": headers,
+            "bodySize": bodySize, "body": bodyText ?? "\(body.count) bytes", "endpoint": endpoint as Any,
+            "scenario": scenario as Any, "status": status as Any, "fault": fault as Any, "violations": violations,
+            "reason": reason as Any, "session": session as Any, "selectedBy": selectedBy as Any,
+            "responseHeaders": responseHeaders, "bytesSent": bytesSent as Any, "durationMs": durationMs as Any,
+        ], displayStyle: .struct)
+    }
+}

@@ -69,5 +69,11 @@ struct HeaderRedactionTests {
         #expect(!json.contains("secret") && json.contains("Bearer <redacted, 6 bytes>"))
         #expect(!encoded.contains("secret") && encoded.contains("Bearer <redacted, 6 bytes>"))
         #expect(!String(decoding: EventStreamFormat.event(for: entry), as: UTF8.self).contains("secret"))
+        // Printed, dumped, or in a failed expectation's message.
+        var dumped = ""
+        dump(entry, to: &dumped)
+        for text in [String(describing: entry), String(reflecting: entry), dumped, String(describing: [entry])] {
+            #expect(!text.contains("secret") && text.contains("Bearer <redacted, 6 bytes>"), "\(text)")
+        }
     }
 }
