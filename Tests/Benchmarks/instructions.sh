@@ -67,6 +67,7 @@ if len(sys.argv) > 4 and sys.argv[4] == "1":
 request = b"GET /api/products?page_no=1&items_per_page=20 HTTP/1.1\r\n" + fields + b"\r\n"
 def client():
     s = socket.create_connection(("127.0.0.1", port))
+    s.settimeout(60)  # a server that stops answering fails the run rather than hanging it (valgrind is slow, not that slow)
     for _ in range(count):
         s.sendall(request)
         data = b""
@@ -74,6 +75,7 @@ def client():
             chunk = s.recv(65536)
             if not chunk:  # the server closed the connection, or crashed
                 failures.append("the server closed a connection before its response")
+                s.close()
                 return
             data += chunk
             end = data.find(b"\r\n\r\n")
@@ -85,13 +87,19 @@ def client():
 def guarded():
     try:
         client()
-    except OSError as error:  # refused or reset: the server is gone
-        failures.append(f"the server stopped answering: {error}")
+    except Exception as error:  # refused, reset or timed out; or a response without its length
+        failures.append(f"the server stopped answering as expected: {error!r}")
 threads = [threading.Thread(target=guarded) for _ in range(connections)]
 [t.start() for t in threads]; [t.join() for t in threads]
 if failures: sys.exit(failures[0])
 PY
 
+fail() { # the client failed: the server's log shown, the server stopped (the EXIT trap does not run in the
+         # command substitution that runs instructions), and the script fails
+    kill -KILL "$SERVER" 2>/dev/null
+    tail -20 "$WORK/valgrind.log" >&2
+    exit 1
+}
 instructions() { # requests-per-connection -> total user-space instructions of the run
     valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.$1.out" \
         "$BIN" --port $PORT --log off --threads 1 --contracts "$WORK/Contracts" --fixtures "$WORK/Fixtures" \
@@ -99,10 +107,10 @@ instructions() { # requests-per-connection -> total user-space instructions of t
     SERVER=$!
     until curl -s -o /dev/null "http://127.0.0.1:$PORT/api/products?page_no=1&items_per_page=20"; do sleep 0.2; done
     if [ "$WARMUP" -gt 0 ]; then
-        python3 "$WORK/client.py" $PORT "$WARMUP" $CONNECTIONS "${APP_HEADERS:-}" || { tail -20 "$WORK/valgrind.log" >&2; exit 1; }
+        python3 "$WORK/client.py" $PORT "$WARMUP" $CONNECTIONS "${APP_HEADERS:-}" || fail
     fi
     # A server that crashed shows its stack in valgrind's log: shown, and the script fails.
-    python3 "$WORK/client.py" $PORT "$1" $CONNECTIONS "${APP_HEADERS:-}" || { tail -20 "$WORK/valgrind.log" >&2; exit 1; }
+    python3 "$WORK/client.py" $PORT "$1" $CONNECTIONS "${APP_HEADERS:-}" || fail
     kill -INT $SERVER; wait $SERVER || true
     SERVER=
     awk '/Collected/ {gsub(",", "", $4); print $4}' "$WORK/valgrind.log"
