@@ -5,7 +5,7 @@ import HTTPCore
 /// API, the event stream and the dashboard never show it.
 ///
 /// The journal records which fields are secret (``recorded(_:)``, on every request) and redacts them when an entry
-/// is read (``shown(_:marks:)``): writing the redacted values on every request cost about 2,000 instructions for
+/// is read (``shown(_:marks:)``): writing the redacted values on every request cost about 2,500 instructions for
 /// an app's request with a bearer token (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
 struct HeaderRedaction: Sendable {
     static let defaultNames = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
