@@ -81,11 +81,13 @@ private func checkPercentDecoding(_ request: HTTPRequest) {
         var raw: String?? = .none
         request.withQueryBytes { bytes in
             raw = bytes.flatMap { PercentDecoding.firstValue(of: item.name, in: $0) }.map { PercentDecoding.decode($0) }
-            // A query without a `%` is looked up as such, with the same answer.
+            // A query without a `%` is looked up as sent: the first decoded item's value all the same, and none
+            // for a name holding a `=` (an item's name ends at its first).
             if let bytes, !PercentDecoding.hasEscape(bytes) {
-                let told = PercentDecoding.firstValue(of: item.name, in: bytes, escaped: false).map(Array.init)
-                precondition(told == PercentDecoding.firstValue(of: item.name, in: bytes).map(Array.init),
-                             "firstValue of an unescaped query disagrees")
+                let told = PercentDecoding.firstValue(of: item.name, in: bytes, escaped: false)
+                precondition(told.map { String(decoding: $0, as: UTF8.self) } == first, "firstValue of an unescaped query disagrees")
+                precondition(PercentDecoding.firstValue(of: item.name + "=", in: bytes, escaped: false) == nil,
+                             "a name with a = found in an unescaped query")
             }
         }
         precondition(raw.map { $0 ?? "" } == first, "firstValue on bytes disagrees")

@@ -225,12 +225,6 @@ public struct HTTPHeaders: Sendable, Sequence {
         fields.reserveCapacity(count)
     }
 
-    /// Removes every field, keeping the storage for the next request's (when nothing else holds it).
-    public mutating func removeAll() {
-        fields.removeAllKeepingStorage()
-        nameLengths = 0
-    }
-
     // MARK: Written over by the parser
 
     /// Makes field `index` of the request being parsed (the first `index` written already) the one of these
@@ -304,8 +298,9 @@ public struct HTTPHeaders: Sendable, Sequence {
         return true
     }
 
-    /// ASCII lowercase of `byte` (header names and the options HeaderFacts reads compare in any case).
-    static func lower(_ byte: UInt8) -> UInt8 {
+    /// ASCII lowercase of `byte` (header names, and the options HeaderFacts reads, compare in any case).
+    @inlinable
+    public static func lower(_ byte: UInt8) -> UInt8 {
         byte >= 65 && byte <= 90 ? byte | 0x20 : byte
     }
 }

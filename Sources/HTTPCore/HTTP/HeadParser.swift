@@ -180,9 +180,7 @@ public struct HeadParser {
                 throw .bad(bytes[colon - 1] == 32 || bytes[colon - 1] == 9 ? "whitespace before a header colon" : "malformed header name")
             }
         }
-        var (valueStart, valueEnd) = (colon + 1, end)
-        while valueStart < valueEnd, bytes[valueStart] == 32 || bytes[valueStart] == 9 { valueStart += 1 }
-        while valueEnd > valueStart, bytes[valueEnd - 1] == 32 || bytes[valueEnd - 1] == 9 { valueEnd -= 1 }
+        let (valueStart, valueEnd) = trimmed(colon + 1, end)
         // Eight bytes at a time, then byte by byte from the first word that holds a control byte or a tab.
         var index = valueStart
         while index + 8 <= valueEnd, Self.noControlByte(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
@@ -225,10 +223,17 @@ public struct HeadParser {
                 return nil
             }
         }
-        var (valueStart, valueEnd) = (colon + 1, end)
-        while valueStart < valueEnd, bytes[valueStart] == 32 || bytes[valueStart] == 9 { valueStart += 1 }
-        while valueEnd > valueStart, bytes[valueEnd - 1] == 32 || bytes[valueEnd - 1] == 9 { valueEnd -= 1 }
+        let (valueStart, valueEnd) = trimmed(colon + 1, end)
         return Field(name: name, value: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]), known: known, end: end)
+    }
+
+    /// The bounds of the bytes from `start` to `end` without leading and trailing spaces and tabs (a field value's).
+    @inline(__always)
+    private func trimmed(_ start: Int, _ end: Int) -> (start: Int, end: Int) {
+        var (start, end) = (start, end)
+        while start < end, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
+        while end > start, bytes[end - 1] == 32 || bytes[end - 1] == 9 { end -= 1 }
+        return (start, end)
     }
 
     /// A header field's name and value (without surrounding spaces and tabs) in the head, the name as a literal when

@@ -21,7 +21,7 @@ struct HeaderRedaction: Sendable {
     ///   - enabled: `false` keeps every value as sent (`--journal-secrets`).
     init(extraNames: [String], enabled: Bool) {
         let names = enabled ? Self.defaultNames + extraNames : []
-        self.names = names.map { $0.utf8.map(Self.lower) }
+        self.names = names.map { $0.utf8.map(HTTPHeaders.lower) }
         lengths = names.reduce(0) { $0 | HTTPHeaders.lengthBit($1) }
     }
 
@@ -78,16 +78,12 @@ struct HeaderRedaction: Sendable {
     private func position(of field: UnsafeBufferPointer<UInt8>) -> Int? {
         for position in names.indices where names[position].count == field.count {
             let same = names[position].withUnsafeBufferPointer { name in
-                for index in 0..<field.count where Self.lower(field[index]) != name[index] { return false }
+                for index in 0..<field.count where HTTPHeaders.lower(field[index]) != name[index] { return false }
                 return true
             }
             if same { return position }
         }
         return nil
-    }
-
-    private static func lower(_ byte: UInt8) -> UInt8 {
-        byte >= 65 && byte <= 90 ? byte | 0x20 : byte
     }
 
     /// A secret value as journaled: `<redacted, N bytes>`, after the value's scheme when `keepingScheme` and
