@@ -10,10 +10,20 @@ import HTTPCore
 public final class RawClient {
     public let fd: Int32
 
-    /// Connects to `host`:`port` (IPv4); reads time out after `timeout` seconds.
+    /// How long ``readResponse()`` waits for a response: the `timeout` given, or else ``responsePatience``.
+    private let responseWait: Int
+
+    /// How long ``readResponse()`` waits when no `timeout` was given. A response is expected, so only a broken
+    /// server takes this long; a 2-core CI run of the suite under ThreadSanitizer kept a server's thread from
+    /// answering for more than 5 s, the read timeout this client had used for everything.
+    public static let responsePatience = 30
+
+    /// Connects to `host`:`port` (IPv4); reads time out after `timeout` seconds (5 when none is given,
+    /// except ``readResponse()``: see ``responsePatience``).
     /// - Parameter receiveBuffer: A receive buffer size to ask for before connecting (a small one makes
     ///   a client that stops reading back-pressure the server sooner).
-    public init(port: UInt16, host: String = "127.0.0.1", timeout: Int = 5, receiveBuffer: Int32? = nil) throws {
+    public init(port: UInt16, host: String = "127.0.0.1", timeout: Int? = nil, receiveBuffer: Int32? = nil) throws {
+        responseWait = timeout ?? Self.responsePatience
         _ = TestProcess.descriptorLimit
         #if canImport(Darwin)
         fd = socket(AF_INET, SOCK_STREAM, 0)
@@ -39,7 +49,7 @@ public final class RawClient {
             }
         }
         guard result == 0 else { close(fd); throw POSIXFailure(operation: "connect") }
-        var tv = timeval(tv_sec: timeout, tv_usec: 0)
+        var tv = timeval(tv_sec: timeout ?? 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -81,14 +91,21 @@ public final class RawClient {
         var bytes = pending
         pending = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
+        let deadline = Date(timeIntervalSinceNow: Double(responseWait))
         while true {
             if let response = RawResponse(parsing: bytes) {
                 pending = Array(bytes[response.totalLength...])
                 return response
             }
             let count = recv(fd, &chunk, chunk.count, 0)
-            guard count > 0 else { throw POSIXFailure(operation: "recv (got \(bytes.count) bytes)") }
-            bytes += chunk[0..<count]
+            if count > 0 {
+                bytes += chunk[0..<count]
+            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && Date() < deadline {
+                continue  // the socket's read timeout is shorter than the wait for a response
+            } else {
+                let end = count == 0 ? "closed" : errno == EAGAIN || errno == EWOULDBLOCK ? "timed out" : "failed"
+                throw POSIXFailure(operation: "recv \(end) (got \(bytes.count) bytes)")
+            }
         }
     }
 
