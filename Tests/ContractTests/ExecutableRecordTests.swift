@@ -283,6 +283,11 @@ struct ExecutableRecordTests {
                 let entries = try #require(try JSONSerialization.jsonObject(with: Data(journal.body)) as? [[String: Any]])
                 let entry = try #require(entries.first { $0["target"] as? String == "/v1/items" })
                 #expect(entry["proxied"] as? Bool == true && entry["status"] as? Int == 200)
+                // The client gets the backend's session cookie; the journal shows it redacted, like a request's
+                #expect(relayed.header("Set-Cookie") == "sid=backend-secret; Path=/")
+                let shown = try #require(entry["responseHeaders"] as? [[String]])
+                #expect(shown.contains(["Set-Cookie", "<redacted, 26 bytes>"]) && shown.contains(["X-End", "kept"]), "\(shown)")
+                #expect(!journal.text.contains("backend-secret"))
                 #expect(entries.first { $0["target"] as? String == "/healthChecker" }?["proxied"] == nil)
                 // And so does the access log
                 let ended = server.stop()
@@ -364,7 +369,7 @@ struct ExecutableRecordTests {
         let folder = try ScratchContracts(contracts: [("items.json", """
             {"domain": "items", "endpoints": [{"id": "items", "method": "GET", "path": "/api/v1/items",
               "response": {"contentType": "application/json"},
-              "scenarios": [{"name": "success", "status": 200, "body": "items.json", "headers": {"X-End": "kept"},
+              "scenarios": [{"name": "success", "status": 200, "body": "items.json", "headers": {"X-End": "kept", "Set-Cookie": "sid=backend-secret; Path=/"},
                              "expect": "success"}]}]}
             """)], fixtures: [("items.json", Self.itemsBody)])
         let server = try MockServer.backend(serving: folder)

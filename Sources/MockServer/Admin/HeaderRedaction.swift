@@ -65,6 +65,29 @@ struct HeaderRedaction: Sendable {
         }
     }
 
+    /// A response head (status line and `name: value` lines, each ended by CRLF) with the values of its secret
+    /// fields redacted, as the journal shows a relayed response: a backend's `Set-Cookie` carries a session.
+    /// `head` itself when it has none.
+    func redactedHead(_ head: [UInt8]) -> [UInt8] {
+        guard !names.isEmpty else { return head }
+        var lines = head.split(separator: 10, omittingEmptySubsequences: false)
+        var changed = false
+        for index in lines.indices.dropFirst() {
+            let line = lines[index]
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
+                  let secret = position(of: String(decoding: line[..<colon], as: UTF8.self))
+            else { continue }
+            let ending = line.last == 13 ? line.index(before: line.endIndex) : line.endIndex
+            var valueStart = colon + 1
+            while valueStart < ending, line[valueStart] == UInt8(ascii: " ") || line[valueStart] == 9 { valueStart += 1 }
+            let value = String(decoding: line[valueStart..<ending], as: UTF8.self)
+            let redacted = Self.redacted(value, keepingScheme: secret < 2)
+            lines[index] = ArraySlice(line[..<valueStart] + Array(redacted.utf8) + line[ending...])
+            changed = true
+        }
+        return changed ? Array(lines.joined(separator: [10])) : head
+    }
+
     /// Where `field` is among ``names``, in any ASCII case, if it is a secret. On its bytes, read in place:
     /// comparing each name's strings cost about 90 instructions a comparison, 1,300 for an app's request
     /// (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).

@@ -78,6 +78,8 @@ final class RequestHandler: HTTPResponder {
         case .transport, .later:
             break
         }
+        // A backend's head, unlike a contract's, may carry a secret (a session's `Set-Cookie`).
+        if reply.note.outcome != nil, reply.note.outcome == RelayReplies.outcome { head = redaction.redactedHead(head) }
         let duration = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
         journal.complete(sequence, responseHead: head, responseLength: length, bytesSent: bytes,
                          durationNanoseconds: duration)

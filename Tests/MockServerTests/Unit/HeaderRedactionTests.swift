@@ -76,4 +76,18 @@ struct HeaderRedactionTests {
             #expect(!text.contains("secret") && text.contains("Bearer <redacted, 6 bytes>"), "\(text)")
         }
     }
+
+    /// A relayed response's head, as the journal keeps it: a backend's `Set-Cookie` carries a session.
+    @Test func responseHead_SecretValuesRedacted_EverythingElseByteForByte() {
+        let redaction = HeaderRedaction(extraNames: ["X-Api-Key"], enabled: true)
+        let head = Array(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nset-cookie: sid=0123456789; Path=/\r\n"
+            + "Via: 1.1 mock-server\r\nX-API-KEY:\tk-123\r\nSet-Cookie:theme=dark\r\n").utf8)
+        let shown = String(decoding: redaction.redactedHead(head), as: UTF8.self)
+        #expect(shown == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nset-cookie: <redacted, 22 bytes>\r\n"
+            + "Via: 1.1 mock-server\r\nX-API-KEY:\t<redacted, 5 bytes>\r\nSet-Cookie:<redacted, 10 bytes>\r\n")
+        // Nothing secret, or redaction off (`--journal-secrets`): the head as it was.
+        let plain = Array("HTTP/1.1 204 No Content\r\nX-Cookie-Count: 2\r\n".utf8)
+        #expect(redaction.redactedHead(plain) == plain)
+        #expect(HeaderRedaction(extraNames: [], enabled: false).redactedHead(head) == head)
+    }
 }
