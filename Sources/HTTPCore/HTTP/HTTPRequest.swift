@@ -2,8 +2,8 @@
 public struct HTTPRequest: Sendable {
     public var method: String
     /// The request target's bytes exactly as sent (origin-form, absolute-form or `*`). Bytes, not a string:
-    /// the parser writes each request's into the storage of the one before (see ``HTTPRequestParser/recycle(_:)``),
-    /// where a string would be a new allocation every time.
+    /// the parser writes each request's into the storage of the one before (see
+    /// ``HTTPRequestParser/parse(_:into:)``), where a string would be a new allocation every time.
     public private(set) var targetBytes: [UInt8]
     public var version: HTTPVersion
     public var headers: HTTPHeaders
@@ -13,7 +13,7 @@ public struct HTTPRequest: Sendable {
     /// Where ``path`` and ``query`` lie in the target (an empty path stands for `/`; a negative query start for
     /// none). Offsets rather than two substrings: those held two more references to the target's storage and
     /// 64 more bytes, retained and copied on every move of a request.
-    private let bounds: TargetBounds
+    private var bounds: TargetBounds
 
     /// A request for `target`, whose path and query are found as the parser finds them (see
     /// ``TargetBounds/init(of:method:)``); a target it rejects is all path.
@@ -35,6 +35,22 @@ public struct HTTPRequest: Sendable {
         self.version = version
         self.headers = headers
         self.body = body
+    }
+
+    /// A request with no method, target or fields: the storage a connection's first request is parsed into.
+    public init() {
+        self.init(method: "", targetBytes: [], bounds: TargetBounds(pathStart: 0, pathEnd: 0, queryStart: -1),
+                  version: .http11, headers: HTTPHeaders(), body: [])
+    }
+
+    /// Writes the request line's parts over this request's, the target into its storage when no one else holds it.
+    mutating func rewrite(method: String, target: UnsafeRawBufferPointer, bounds: TargetBounds, version: HTTPVersion) {
+        self.method = method
+        targetBytes.replaceSubrange(0..<targetBytes.count, with: target)
+        self.bounds = bounds
+        self.version = version
+        facts = HeaderFacts()
+        if !body.isEmpty { body = [] }
     }
 
     /// The request target exactly as sent (the parser admits only visible ASCII in it).
@@ -229,7 +245,7 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// Makes field `index` of the request being parsed (the first `index` written already) the one of these
     /// bytes, over the fields of the connection's previous request, whose storage these are (see
-    /// ``HeadParser/Spare``). A field whose bytes are the previous request's at that place keeps its strings: a
+    /// ``HeadParser/parse(into:)``). A field whose bytes are the previous request's at that place keeps its strings: a
     /// connection's requests repeat most of their fields (`Host`, `User-Agent`, a token), which then cost no
     /// UTF-8 check, and a long value no allocation. Call ``keepFirst(_:)`` after the last field.
     /// - Parameter known: The name as a literal, when it is one of the common ones.

@@ -4,6 +4,14 @@
 /// request each time more arrive; the parser remembers how far it has scanned, so a request that
 /// trickles in byte by byte is still scanned once.
 public struct HTTPRequestParser: Sendable {
+    /// What ``parse(_:into:)`` found; the request itself is in the storage it was given.
+    public enum Step {
+        /// A whole request; `consumed` bytes of the buffer belong to it.
+        case request(consumed: Int)
+        case needMore
+        case failure(HTTPParseError)
+    }
+
     public enum Outcome {
         /// A whole request; `consumed` bytes of the buffer belong to it.
         case request(HTTPRequest, consumed: Int)
@@ -11,8 +19,7 @@ public struct HTTPRequestParser: Sendable {
         case failure(HTTPParseError)
     }
 
-    /// Small on purpose (no payloads): it is matched on every call. The request whose body is being
-    /// read and the chunked decoder live beside it.
+    /// Small on purpose (no payloads): it is matched on every call.
     private enum State: Sendable {
         case head(scanned: Int)
         case fixedBody(headLength: Int, length: Int)
@@ -21,10 +28,11 @@ public struct HTTPRequestParser: Sendable {
 
     public let limits: HTTPLimits
     private var state = State.head(scanned: 0)
-    private var pending: HTTPRequest?
     private var chunked: ChunkedDecoder?
-    /// The storage of the last request answered, for the next one (see ``recycle(_:)``).
-    private var spare = HeadParser.Spare()
+    /// Whether the request whose body is awaited asked for `100 Continue` first.
+    private var continueAsked = false
+    /// The storage of the last request answered, for ``parse(_:)``'s next one (see ``recycle(_:)``).
+    private var spare = HTTPRequest()
 
     public init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
 
@@ -35,27 +43,43 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Whether the current request asked for `100 Continue` before sending its body.
-    public var awaitsContinue: Bool {
-        guard let pending else { return false }
-        return pending.version == .http11 && pending.facts.expectsContinue
-    }
+    public var awaitsContinue: Bool { isReadingBody && continueAsked }
 
-    /// Keeps the storage of `request`, answered and no longer needed, for the next request's target and fields.
-    /// Storage something else still holds (the journal, a delayed reply) is not written into: the next request
-    /// then gets its own.
-    public mutating func recycle(_ request: consuming HTTPRequest) {
-        spare.target = request.targetBytes
-        spare.headers = request.headers
-    }
-
-    /// Parses from the start of `buffer`, which begins at the current request.
-    public mutating func parse(_ buffer: UnsafeRawBufferPointer) -> Outcome {
+    /// Parses from the start of `buffer`, which begins at the current request, into `request`: the storage of
+    /// the connection's last request, written over in place (see ``HeadParser/parse(into:)``). Pass the same
+    /// storage until a request or a failure comes back: a request's head is in it while its body is awaited.
+    /// After a failure, `request` holds whatever was written before it.
+    public mutating func parse(_ buffer: UnsafeRawBufferPointer, into request: inout HTTPRequest) -> Step {
         do {
-            return try step(buffer)
+            return try step(buffer, into: &request)
         } catch {
             reset()
             return .failure(error)
         }
+    }
+
+    /// ``parse(_:into:)`` into storage of its own (the last recycled request's): for tests, the fuzzer and
+    /// callers that keep requests.
+    public mutating func parse(_ buffer: UnsafeRawBufferPointer) -> Outcome {
+        var request = HTTPRequest()
+        swap(&request, &spare)
+        switch parse(buffer, into: &request) {
+        case .request(let consumed):
+            return .request(request, consumed: consumed)
+        case .needMore:
+            // The head of a request whose body is awaited, or nothing written yet.
+            spare = request
+            return .needMore
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
+    /// Keeps the storage of `request`, answered and no longer needed, for ``parse(_:)``'s next request.
+    /// Storage something else still holds (the journal, a delayed reply) is not written into: the next request
+    /// then gets its own.
+    public mutating func recycle(_ request: consuming HTTPRequest) {
+        spare = request
     }
 
     /// Parses a complete request from a byte array; for tests and the fuzzer.
@@ -64,7 +88,9 @@ public struct HTTPRequestParser: Sendable {
         return bytes.withUnsafeBytes { parser.parse($0) }
     }
 
-    private mutating func step(_ buffer: UnsafeRawBufferPointer) throws(HTTPParseError) -> Outcome {
+    private mutating func step(_ buffer: UnsafeRawBufferPointer, into request: inout HTTPRequest)
+        throws(HTTPParseError) -> Step
+    {
         switch state {
         case .head(let scanned):
             let start = Self.emptyLines(in: buffer)
@@ -73,27 +99,27 @@ public struct HTTPRequestParser: Sendable {
                 state = .head(scanned: buffer.count)
                 return .needMore
             }
-            let request = try HeadParser(bytes: head, limits: limits).parse(reusing: &spare)
-            // Nearly every request has no body: answered here, the request moved into the outcome once.
+            try HeadParser(bytes: head, limits: limits).parse(into: &request)
+            // Nearly every request has no body: answered here.
             guard request.facts.hasTransferEncoding || request.facts.hasContentLength else {
                 state = .head(scanned: 0)
-                return .request(request, consumed: headLength)
+                return .request(consumed: headLength)
             }
-            return try startBody(request, headLength: headLength, buffer: buffer)
+            return try startBody(of: &request, headLength: headLength, buffer: buffer)
         case .fixedBody(let headLength, let length):
-            guard buffer.count >= headLength + length, var request = pending else { return .needMore }
+            guard buffer.count >= headLength + length else { return .needMore }
             request.body = Array(UnsafeRawBufferPointer(rebasing: buffer[headLength..<headLength + length]))
             reset()
-            return .request(request, consumed: headLength + length)
+            return .request(consumed: headLength + length)
         case .chunkedBody(let headLength, let decoded):
-            return try continueChunked(headLength: headLength, decoded: decoded, buffer: buffer)
+            return try continueChunked(into: &request, headLength: headLength, decoded: decoded, buffer: buffer)
         }
     }
 
     private mutating func reset() {
         state = .head(scanned: 0)
-        pending = nil
         chunked = nil
+        continueAsked = false
     }
 
     // MARK: - Head
@@ -142,27 +168,27 @@ public struct HTTPRequestParser: Sendable {
 
     // MARK: - Body
 
-    private mutating func startBody(_ request: consuming HTTPRequest, headLength: Int, buffer: UnsafeRawBufferPointer)
-        throws(HTTPParseError) -> Outcome
+    private mutating func startBody(of request: inout HTTPRequest, headLength: Int, buffer: UnsafeRawBufferPointer)
+        throws(HTTPParseError) -> Step
     {
         switch try Self.framing(of: request, limits: limits) {
         case .none:
             state = .head(scanned: 0)
-            return .request(request, consumed: headLength)
+            return .request(consumed: headLength)
         case .length(let length):
             state = .fixedBody(headLength: headLength, length: length)
         case .chunked:
             state = .chunkedBody(headLength: headLength, decoded: 0)
             chunked = ChunkedDecoder(limits: limits)
         }
-        pending = request
-        return try step(buffer)
+        continueAsked = request.version == .http11 && request.facts.expectsContinue
+        return try step(buffer, into: &request)
     }
 
-    private mutating func continueChunked(headLength: Int, decoded: Int, buffer: UnsafeRawBufferPointer)
-        throws(HTTPParseError) -> Outcome
+    private mutating func continueChunked(into request: inout HTTPRequest, headLength: Int, decoded: Int,
+                                          buffer: UnsafeRawBufferPointer) throws(HTTPParseError) -> Step
     {
-        guard var decoder = chunked, var request = pending else { return .needMore }
+        guard var decoder = chunked else { return .needMore }
         chunked = nil // so the decoder's body is uniquely referenced and grows in place
         let from = headLength + decoded
         let (consumed, done) = try decoder.consume(UnsafeRawBufferPointer(rebasing: buffer[from...]))
@@ -173,7 +199,7 @@ public struct HTTPRequestParser: Sendable {
         }
         request.body = decoder.body
         reset()
-        return .request(request, consumed: from + consumed)
+        return .request(consumed: from + consumed)
     }
 
     private enum Framing { case none, length(Int), chunked }

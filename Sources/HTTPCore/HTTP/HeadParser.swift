@@ -3,22 +3,15 @@ public struct HeadParser {
     public let bytes: UnsafeRawBufferPointer
     public let limits: HTTPLimits
 
-    /// The storage of a request already answered, which the next one's target and fields are written into: a
-    /// connection's keep-alive requests then allocate nothing for them (see ``HTTPRequestParser/recycle(_:)``).
-    public struct Spare: Sendable {
-        var target: [UInt8] = []
-        var headers = HTTPHeaders()
-
-        public init() {}
-    }
-
     public init(bytes: UnsafeRawBufferPointer, limits: HTTPLimits) {
         self.bytes = bytes
         self.limits = limits
     }
 
-    /// Parses into `spare`'s storage, which it takes.
-    public func parse(reusing spare: inout Spare) throws(HTTPParseError) -> HTTPRequest {
+    /// Parses into `request`, the storage of a request already answered: a connection's keep-alive requests
+    /// then allocate nothing for their targets and fields (see ``HTTPHeaders/overwrite(_:name:known:value:)``).
+    /// Storage something else still holds (a delayed reply) is not written into: it is copied first.
+    public func parse(into request: inout HTTPRequest) throws(HTTPParseError) {
         // One pass over the lines; no intermediate arrays.
         guard let requestLine = try line(from: 0) else { throw .bad("empty request") }
         guard requestLine.count <= limits.requestLineBytes else {
@@ -27,7 +20,7 @@ public struct HeadParser {
         guard bytes.count - requestLine.count <= limits.headerBytes else {
             throw HTTPParseError(.headerFieldsTooLarge, "header section exceeds \(limits.headerBytes) bytes")
         }
-        var request = try parseRequestLine(requestLine, reusing: &spare)
+        try parseRequestLine(requestLine, into: &request)
         var next = requestLine.upperBound + 2
         var count = 0
         while next <= bytes.count {
@@ -50,8 +43,6 @@ public struct HeadParser {
         }
         request.headers.keepFirst(count)
         try Self.checkHost(count: request.facts.hostCount, version: request.version)
-        // Moved out: returned as a plain variable, it was copied field by field and the original destroyed.
-        return consume request
     }
 
     /// The line starting at `start`, up to (not including) its CRLF or the end of the head. The C
@@ -66,7 +57,7 @@ public struct HeadParser {
         return start..<end
     }
 
-    private func parseRequestLine(_ range: Range<Int>, reusing spare: inout Spare) throws(HTTPParseError) -> HTTPRequest {
+    private func parseRequestLine(_ range: Range<Int>, into request: inout HTTPRequest) throws(HTTPParseError) {
         var firstSpace = range.lowerBound
         while firstSpace < range.upperBound, bytes[firstSpace] != 32 { firstSpace += 1 }
         var secondSpace = firstSpace + 1
@@ -90,16 +81,9 @@ public struct HeadParser {
         let version = try parseVersion(UnsafeRawBufferPointer(rebasing: bytes[(secondSpace + 1)..<range.upperBound]))
         let method = Self.knownMethod(methodBytes) ?? String(decoding: methodBytes, as: UTF8.self)
         let bounds = try TargetBounds(of: targetBytes, method: method)
-        // Taken out of the spare, so that each is uniquely held and written in place.
-        var target: [UInt8] = []
-        var headers = HTTPHeaders()
-        swap(&target, &spare.target)
-        swap(&headers, &spare.headers)
-        target.replaceSubrange(0..<target.count, with: targetBytes)
         // The previous request's fields stay, to be written over (see ``HTTPHeaders/overwrite(_:name:known:value:)``).
-        headers.reserveCapacity(8)
-        return HTTPRequest(method: method, targetBytes: target, bounds: bounds, version: version, headers: headers,
-                           body: [])
+        request.rewrite(method: method, target: targetBytes, bounds: bounds, version: version)
+        request.headers.reserveCapacity(8)
     }
 
     /// Whether each of the eight bytes in `word` is visible ASCII (33 to 126): none below 33 (the borrow test),
