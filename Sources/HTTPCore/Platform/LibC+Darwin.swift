@@ -154,5 +154,24 @@ public enum LibC {
     private static func setCloseOnExec(_ fd: Int32) {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
+
+    /// A ``Lock``'s mutex: a pthread mutex. `@inlinable`, as ``Lock/withLock(_:)`` is.
+    public typealias Mutex = pthread_mutex_t
+
+    public static func makeMutex() -> UnsafeMutablePointer<Mutex> {
+        let mutex = UnsafeMutablePointer<Mutex>.allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        return mutex
+    }
+
+    public static func destroyMutex(_ mutex: UnsafeMutablePointer<Mutex>) {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    @inlinable public static func lock(_ mutex: UnsafeMutablePointer<Mutex>) { pthread_mutex_lock(mutex) }
+
+    @inlinable public static func unlock(_ mutex: UnsafeMutablePointer<Mutex>) { pthread_mutex_unlock(mutex) }
 }
 #endif

@@ -109,5 +109,21 @@ public enum LibC {
     public static func writeDescriptor(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         Glibc.write(fd, buffer, count)
     }
+
+    /// A ``Lock``'s mutex: one word, taken and given back by an atomic instruction each, its waiters asleep in
+    /// futex(2) (see `c_system_shims_lock`). `@inlinable`, as ``Lock/withLock(_:)`` is.
+    public typealias Mutex = UInt32
+
+    public static func makeMutex() -> UnsafeMutablePointer<Mutex> {
+        let mutex = UnsafeMutablePointer<Mutex>.allocate(capacity: 1)
+        mutex.initialize(to: 0)
+        return mutex
+    }
+
+    public static func destroyMutex(_ mutex: UnsafeMutablePointer<Mutex>) { mutex.deallocate() }
+
+    @inlinable public static func lock(_ mutex: UnsafeMutablePointer<Mutex>) { c_system_shims_lock(mutex) }
+
+    @inlinable public static func unlock(_ mutex: UnsafeMutablePointer<Mutex>) { c_system_shims_unlock(mutex) }
 }
 #endif

@@ -1,35 +1,21 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// A mutex for state shared by the event loops. (`NSLock` is not in FoundationEssentials, and
-/// `Mutex` needs macOS 15.)
+/// A mutex for state shared by the event loops (`NSLock` is not in FoundationEssentials, and `Mutex` needs
+/// macOS 15): on Linux a futex word, on Darwin a pthread mutex (``LibC/Mutex``).
 ///
 /// `public`, as all of HTTPCore, for speed alone (see Package.swift): Swift 6.3 neither inlines nor
 /// specializes a `package` `@inlinable` generic in another module, so every lock the mock layer took was
 /// an unspecialized generic call with runtime metadata look-ups (callgrind, `Tests/Benchmarks/instructions.sh`).
 public final class Lock: @unchecked Sendable {
-    // @unchecked: the pthread mutex is the synchronisation itself; it is allocated once and never moved.
-    /// Also waited on by ``Condition``.
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // @unchecked: the mutex is the synchronisation itself; it is allocated once and never moved.
+    @usableFromInline let mutex: UnsafeMutablePointer<LibC.Mutex>
 
-    public init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
+    public init() { mutex = LibC.makeMutex() }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    deinit { LibC.destroyMutex(mutex) }
 
     // Inlinable: the mock layer takes locks on the request path, from another module.
     @inlinable public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        LibC.lock(mutex)
+        defer { LibC.unlock(mutex) }
         return try body()
     }
 }
