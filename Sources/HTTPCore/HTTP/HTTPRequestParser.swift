@@ -19,7 +19,8 @@ public struct HTTPRequestParser: Sendable {
         case failure(HTTPParseError)
     }
 
-    /// Small on purpose (no payloads): it is matched on every call.
+    /// Small on purpose (no payloads): it is matched on every call. The request whose body is being read and the
+    /// chunked decoder live beside it.
     private enum State: Sendable {
         case head(scanned: Int)
         case fixedBody(headLength: Int, length: Int)
@@ -28,9 +29,11 @@ public struct HTTPRequestParser: Sendable {
 
     public let limits: HTTPLimits
     private var state = State.head(scanned: 0)
+    /// The request whose body is awaited, moved out of the caller's storage: the parser holds it, so that
+    /// whatever storage the caller passes next (another, if its answer to the last request processed the next
+    /// one from within) the body joins the right head.
+    private var pending: HTTPRequest?
     private var chunked: ChunkedDecoder?
-    /// Whether the request whose body is awaited asked for `100 Continue` first.
-    private var continueAsked = false
     /// The storage of the last request answered, for ``parse(_:)``'s next one (see ``recycle(_:)``).
     private var spare = HTTPRequest()
 
@@ -43,12 +46,15 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Whether the current request asked for `100 Continue` before sending its body.
-    public var awaitsContinue: Bool { isReadingBody && continueAsked }
+    public var awaitsContinue: Bool {
+        guard let pending else { return false }
+        return pending.version == .http11 && pending.facts.expectsContinue
+    }
 
     /// Parses from the start of `buffer`, which begins at the current request, into `request`: the storage of
-    /// the connection's last request, written over in place (see ``HeadParser/parse(into:)``). Pass the same
-    /// storage until a request or a failure comes back: a request's head is in it while its body is awaited.
-    /// After a failure, `request` holds whatever was written before it.
+    /// the connection's last request, written over in place (see ``HeadParser/parse(into:)``). While a body is
+    /// awaited the parser holds its request, and `request` is left empty. After a failure, `request` holds
+    /// whatever was written before it.
     public mutating func parse(_ buffer: UnsafeRawBufferPointer, into request: inout HTTPRequest) -> Step {
         do {
             return try step(buffer, into: &request)
@@ -67,7 +73,7 @@ public struct HTTPRequestParser: Sendable {
         case .request(let consumed):
             return .request(request, consumed: consumed)
         case .needMore:
-            // The head of a request whose body is awaited, or nothing written yet.
+            // Untouched, or emptied when a body is awaited (its request, with this storage, is in `pending`).
             spare = request
             return .needMore
         case .failure(let error):
@@ -107,8 +113,9 @@ public struct HTTPRequestParser: Sendable {
             }
             return try startBody(of: &request, headLength: headLength, buffer: buffer)
         case .fixedBody(let headLength, let length):
-            guard buffer.count >= headLength + length else { return .needMore }
-            request.body = Array(UnsafeRawBufferPointer(rebasing: buffer[headLength..<headLength + length]))
+            guard buffer.count >= headLength + length, var held = pending.take() else { return .needMore }
+            held.body = Array(UnsafeRawBufferPointer(rebasing: buffer[headLength..<headLength + length]))
+            swap(&request, &held)
             reset()
             return .request(consumed: headLength + length)
         case .chunkedBody(let headLength, let decoded):
@@ -118,8 +125,8 @@ public struct HTTPRequestParser: Sendable {
 
     private mutating func reset() {
         state = .head(scanned: 0)
+        pending = nil
         chunked = nil
-        continueAsked = false
     }
 
     // MARK: - Head
@@ -181,14 +188,17 @@ public struct HTTPRequestParser: Sendable {
             state = .chunkedBody(headLength: headLength, decoded: 0)
             chunked = ChunkedDecoder(limits: limits)
         }
-        continueAsked = request.version == .http11 && request.facts.expectsContinue
+        // Moved, not copied: the caller's storage is left empty, and gets this back with its body.
+        var held = HTTPRequest()
+        swap(&held, &request)
+        pending = consume held
         return try step(buffer, into: &request)
     }
 
     private mutating func continueChunked(into request: inout HTTPRequest, headLength: Int, decoded: Int,
                                           buffer: UnsafeRawBufferPointer) throws(HTTPParseError) -> Step
     {
-        guard var decoder = chunked else { return .needMore }
+        guard var decoder = chunked, pending != nil else { return .needMore }
         chunked = nil // so the decoder's body is uniquely referenced and grows in place
         let from = headLength + decoded
         let (consumed, done) = try decoder.consume(UnsafeRawBufferPointer(rebasing: buffer[from...]))
@@ -197,7 +207,9 @@ public struct HTTPRequestParser: Sendable {
             state = .chunkedBody(headLength: headLength, decoded: decoded + consumed)
             return .needMore
         }
-        request.body = decoder.body
+        guard var held = pending.take() else { return .needMore }
+        held.body = decoder.body
+        swap(&request, &held)
         reset()
         return .request(consumed: from + consumed)
     }

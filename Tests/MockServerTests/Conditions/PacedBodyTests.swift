@@ -63,6 +63,34 @@ import TestSupport
 
     /// Exactly the pieces asked for, however the body divides; and the next paced reply on the same
     /// connection starts at once, not on the last one's pace.
+    /// A paced reply that ends at once reads the requests pipelined behind it from within; one of them whose body
+    /// comes later is still answered as itself. (When the parser left that request's head in storage the
+    /// connection then wrote over, its body went to the paced request's: a second `GET /paced`, with a body.)
+    @Test func pipelinedRequestBehindAPacedReply_GetsItsBody_WhenTheBodyComesLater() async throws {
+        let contract = """
+            {"domain": "p", "endpoints": [
+              {"id": "paced", "method": "GET", "path": "/paced", "response": {"contentType": "text/plain"},
+               "scenarios": [{"name": "success", "status": 200, "body": "body.txt", "expect": "success",
+                              "dribble": {"pieces": 1, "overMs": 0}}]},
+              {"id": "upload", "method": "POST", "path": "/upload", "response": {"contentType": "text/plain"},
+               "scenarios": [{"name": "stored", "status": 201, "expect": "success"}]}]}
+            """
+        let folder = try ScratchContracts(contracts: [("p.json", contract)], fixtures: [("body.txt", "123456789")])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port)
+                client.send("GET /paced HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                            + "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\n")
+                #expect(try client.readResponse().text == "123456789")
+                Thread.sleep(forTimeInterval: 0.1)
+                client.send("hello")
+                #expect(try client.readResponse().status == 201)
+                let last = try #require(server.journal.entries().last)
+                #expect(last.method == "POST" && last.target == "/upload" && last.bodyText == "hello", "\(last)")
+            }
+        }
+    }
+
     @Test func dribble_SendsEveryPiece_AndTheNextReplyStartsAtOnce() async throws {
         let folder = try ScratchContracts(contracts: [("p.json", Self.contract(#""dribble": {"pieces": 4, "overMs": 1200}"#))],
                                           fixtures: [("body.txt", "123456789")])

@@ -191,6 +191,38 @@ struct HTTPRequestParserTests {
         #expect(third.headers.fields.map(\.value) == ["c", "y"] && third.headers["ACCEPT"] == "y")
     }
 
+    /// A connection whose answer to one request processes the next from within (a reply that ends at once) parses
+    /// into other storage than the head of a request whose body is awaited went to: the parser holds that head,
+    /// so the body joins it, whatever storage comes next. (With the head left in the storage it was given, the
+    /// body went to the other storage's request: `GET /other` with a body.)
+    @Test(arguments: ["Content-Length: 5\r\n\r\n", "Transfer-Encoding: chunked\r\n\r\n5\r\n"])
+    func awaitedBody_JoinsItsHead_WhateverStorageComesNext(framing: String) throws {
+        var parser = HTTPRequestParser()
+        let head = Array(("POST /upload?x=1 HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\n" + framing).utf8)
+        let whole = head + Array((framing.hasPrefix("Content") ? "hello" : "hello\r\n0\r\n\r\n").utf8)
+        var first = HTTPRequest()
+        guard case .needMore = head.withUnsafeBytes({ parser.parse($0, into: &first) }) else {
+            Issue.record("the body has not come")
+            return
+        }
+        #expect(parser.awaitsContinue)
+        // Other storage, holding another request.
+        var other = try #require({ () -> HTTPRequest? in
+            if case .request(let request, _) = HTTPRequestParser.parseAll(Array("GET /other HTTP/1.1\r\nHost: b\r\n\r\n".utf8)) {
+                return request
+            }
+            return nil
+        }())
+        guard case .request(let consumed) = whole.withUnsafeBytes({ parser.parse($0, into: &other) }) else {
+            Issue.record("no request")
+            return
+        }
+        #expect(consumed == whole.count)
+        #expect(other.method == "POST" && other.target == "/upload?x=1" && other.query == "x=1")
+        #expect(other.headers["host"] == "a" && other.body == Array("hello".utf8))
+        #expect(!parser.awaitsContinue && !parser.isReadingBody)
+    }
+
     /// Each request's fields are written over the last one's, which keep their strings where the bytes are the
     /// same: every mix of kept, changed, added and dropped fields reads as sent.
     @Test func recycledFields_ReadAsSent_WhateverTheyShareWithTheLastRequest() throws {
