@@ -1,20 +1,31 @@
 /// IMF-fixdate (RFC 9110 §5.6.7) for the `Date` header, formatted once per second.
 public struct HTTPDate {
     private var second = -1
-    private(set) var bytes: [UInt8] = []
+    /// The current second's text (29 bytes), kept inline: lent by pointer, it costs no reference counting per
+    /// response, where an array cost a retain and a release (Tests/Benchmarks/instructions.sh).
+    private var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var count = 0
+
+    public init() {}
 
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The header value for the current second, recomputed only when the second changes.
-    public mutating func current() -> [UInt8] {
+    /// Calls `body` with the header value for the current second, formatted only when the second changes.
+    public mutating func withCurrent<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
         let now = POSIX.wallClock().seconds
         if now != second {
             second = now
-            bytes = Array(Self.format(now).utf8)
+            let formatted = Array(Self.format(now).utf8.prefix(MemoryLayout.size(ofValue: text)))
+            count = formatted.count
+            withUnsafeMutableBytes(of: &text) { $0.copyBytes(from: formatted) }
         }
-        return bytes
+        let count = count
+        return withUnsafeBytes(of: &text) { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
+
+    /// The header value for the current second, as an array.
+    public mutating func current() -> [UInt8] { withCurrent { Array($0) } }
 
     public static func format(_ seconds: Int) -> String {
         let (year, month, day, hour, minute, second, weekday) = POSIX.utcFields(seconds)

@@ -46,7 +46,7 @@ public enum HTTPResponseEncoder {
 
     /// The bytes of `response` as they go on the wire: its head, and its body unless the request was
     /// HEAD or the status forbids one (the head then announces what the body would have been).
-    public static func message(_ response: HTTPResponse, keepAlive: Bool, omitBody: Bool, date: [UInt8],
+    public static func message(_ response: HTTPResponse, keepAlive: Bool, omitBody: Bool, date: UnsafeRawBufferPointer,
                                reusing buffer: consuming [UInt8] = []) -> (head: [UInt8], body: [UInt8])
     {
         let head = Self.head(response, framing: .length(response.body.count), keepAlive: keepAlive, date: date,
@@ -57,7 +57,7 @@ public enum HTTPResponseEncoder {
     /// The full head of `response`, ending with the empty line. The body is written separately, uncopied.
     /// - Parameter buffer: Storage to write the head into when no one else holds it (the connection's
     ///   previous head, long written): then the head costs no allocation.
-    public static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: [UInt8],
+    public static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: UnsafeRawBufferPointer,
                             reusing buffer: consuming [UInt8] = []) -> [UInt8] {
         // The fixed parts are static strings: as arrays in `static let`s, each cost a lazy-global check and a
         // retain and release per response.
@@ -95,6 +95,11 @@ public enum HTTPResponseEncoder {
                     at += source.count
                 }
             }
+            @inline(__always) func put(_ part: UnsafeRawBufferPointer) {
+                guard let start = part.baseAddress else { return }
+                UnsafeMutableRawPointer(at).copyMemory(from: start, byteCount: part.count)
+                at += part.count
+            }
             @inline(__always) func put(_ part: StaticString) {
                 at.update(from: part.utf8Start, count: part.utf8CodeUnitCount)
                 at += part.utf8CodeUnitCount
@@ -117,6 +122,19 @@ public enum HTTPResponseEncoder {
             put(suffix)
         }
         return bytes
+    }
+
+    /// ``message(_:keepAlive:omitBody:date:reusing:)`` with the date as an array.
+    public static func message(_ response: HTTPResponse, keepAlive: Bool, omitBody: Bool, date: [UInt8],
+                               reusing buffer: [UInt8] = []) -> (head: [UInt8], body: [UInt8])
+    {
+        date.withUnsafeBytes { message(response, keepAlive: keepAlive, omitBody: omitBody, date: $0, reusing: buffer) }
+    }
+
+    /// ``head(_:framing:keepAlive:date:reusing:)`` with the date as an array.
+    public static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: [UInt8],
+                            reusing buffer: [UInt8] = []) -> [UInt8] {
+        date.withUnsafeBytes { head(response, framing: framing, keepAlive: keepAlive, date: $0, reusing: buffer) }
     }
 
     /// The size line that starts a chunk of `count` bytes (RFC 9112 §7.1); `crlf` ends it.

@@ -1,11 +1,13 @@
 /// Carrying out a ``Reply``: writing responses and streams, playing transport faults, closing politely.
 extension Connection {
     func perform(_ reply: Reply, for request: HTTPRequest, started: UInt64?) {
-        // The last head's storage, written long since when requests come one at a time: taken out so that the
-        // plan holds the only reference and writes the new head into it, then kept for the next response.
-        var scratch: [UInt8] = []
-        swap(&scratch, &headStorage)
-        let plan = WirePlan(reply, for: request, stopping: loop.stopping, date: loop.date.current(), reusing: consume scratch)
+        let plan = loop.date.withCurrent { date in
+            // The last head's storage, written long since when requests come one at a time: taken out so that the
+            // plan holds the only reference and writes the new head into it, then kept for the next response.
+            var scratch: [UInt8] = []
+            swap(&scratch, &headStorage)
+            return WirePlan(reply, for: request, stopping: loop.stopping, date: date, reusing: consume scratch)
+        }
         headStorage = plan.head
         plan.unused?.cancel()
         outbound.enqueue(plan.head)

@@ -29,7 +29,7 @@ struct WirePlan {
     /// - Parameters:
     ///   - stopping: The server is shutting down: no connection is kept alive.
     ///   - headBuffer: Storage for the head, reused when no one else holds it (see ``HTTPResponseEncoder/head``).
-    init(_ reply: borrowing Reply, for request: borrowing HTTPRequest, stopping: Bool, date: [UInt8],
+    init(_ reply: borrowing Reply, for request: borrowing HTTPRequest, stopping: Bool, date: UnsafeRawBufferPointer,
          reusing headBuffer: consuming [UInt8] = []) {
         let keepAlive = request.keepAlive && !reply.closeAfter && !stopping
         let omitBody = request.method == "HEAD"
@@ -63,7 +63,12 @@ struct WirePlan {
         }
     }
 
-    private init(_ action: TransportAction, omitBody: Bool, date: [UInt8]) {
+    /// ``init(_:for:stopping:date:reusing:)`` with the date as an array.
+    init(_ reply: Reply, for request: HTTPRequest, stopping: Bool, date: [UInt8]) {
+        self = date.withUnsafeBytes { WirePlan(reply, for: request, stopping: stopping, date: $0) }
+    }
+
+    private init(_ action: TransportAction, omitBody: Bool, date: UnsafeRawBufferPointer) {
         switch action {
         case .reset:
             after = .reset
