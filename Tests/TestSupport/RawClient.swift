@@ -98,12 +98,15 @@ public final class RawClient {
                 return response
             }
             let count = recv(fd, &chunk, chunk.count, 0)
+            let error = errno
+            let timedOut = count < 0 && (error == EAGAIN || error == EWOULDBLOCK)
             if count > 0 {
                 bytes += chunk[0..<count]
-            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && Date() < deadline {
+            } else if timedOut && Date() < deadline || count < 0 && error == EINTR {
                 continue  // the socket's read timeout is shorter than the wait for a response
             } else {
-                let end = count == 0 ? "closed" : errno == EAGAIN || errno == EWOULDBLOCK ? "timed out" : "failed"
+                errno = error
+                let end = count == 0 ? "closed" : timedOut ? "timed out" : "failed"
                 throw POSIXFailure(operation: "recv \(end) (got \(bytes.count) bytes)")
             }
         }

@@ -126,15 +126,27 @@ public enum HTTPResponseEncoder {
 
     /// ``message(_:keepAlive:omitBody:date:reusing:)`` with the date as an array.
     public static func message(_ response: HTTPResponse, keepAlive: Bool, omitBody: Bool, date: [UInt8],
-                               reusing buffer: [UInt8] = []) -> (head: [UInt8], body: [UInt8])
+                               reusing buffer: consuming [UInt8] = []) -> (head: [UInt8], body: [UInt8])
     {
-        date.withUnsafeBytes { message(response, keepAlive: keepAlive, omitBody: omitBody, date: $0, reusing: buffer) }
+        var storage = consume buffer
+        return date.withUnsafeBytes { date in
+            // Handed on unshared, so that it is written in place.
+            var taken: [UInt8] = []
+            swap(&taken, &storage)
+            return message(response, keepAlive: keepAlive, omitBody: omitBody, date: date, reusing: consume taken)
+        }
     }
 
     /// ``head(_:framing:keepAlive:date:reusing:)`` with the date as an array.
     public static func head(_ response: HTTPResponse, framing: Framing, keepAlive: Bool, date: [UInt8],
-                            reusing buffer: [UInt8] = []) -> [UInt8] {
-        date.withUnsafeBytes { head(response, framing: framing, keepAlive: keepAlive, date: $0, reusing: buffer) }
+                            reusing buffer: consuming [UInt8] = []) -> [UInt8] {
+        var storage = consume buffer
+        return date.withUnsafeBytes { date in
+            // Handed on unshared, so that it is written in place.
+            var taken: [UInt8] = []
+            swap(&taken, &storage)
+            return head(response, framing: framing, keepAlive: keepAlive, date: date, reusing: consume taken)
+        }
     }
 
     /// The size line that starts a chunk of `count` bytes (RFC 9112 §7.1); `crlf` ends it.

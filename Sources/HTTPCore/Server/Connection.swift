@@ -42,9 +42,10 @@ final class Connection {
     // The parser and the buffers are touched on every request, only by the owning loop's thread, and
     // no access to one spans another access to it: the dynamic exclusivity check would only cost time.
     @exclusivity(unchecked) var parser: HTTPRequestParser
-    /// The storage of the last request, which the next one is parsed into (see ``HTTPRequestParser/parse(_:into:)``);
-    /// `nil` while ``process()`` has it. Kept here rather than handed out of the parser in an enum's payload and
-    /// given back: that cost about 90 instructions more per request (Tests/Benchmarks/instructions.sh).
+    /// The storage of the last request, which the next one is parsed into (see ``HTTPRequestParser/parse(_:into:)``),
+    /// taken by ``process()`` while it runs (a call from within it, rare, gets new storage, kept only if it ends
+    /// last). Kept here rather than handed out of the parser in an enum's payload and given back: that cost about
+    /// 90 instructions more per request (Tests/Benchmarks/instructions.sh).
     @exclusivity(unchecked) private var spare: HTTPRequest? = HTTPRequest()
     @exclusivity(unchecked) var inbound = InboundBuffer()
     @exclusivity(unchecked) var outbound = OutboundQueue()

@@ -61,8 +61,6 @@ import TestSupport
         }
     }
 
-    /// Exactly the pieces asked for, however the body divides; and the next paced reply on the same
-    /// connection starts at once, not on the last one's pace.
     /// A paced reply that ends at once reads the requests pipelined behind it from within; one of them whose body
     /// comes later is still answered as itself. (When the parser left that request's head in storage the
     /// connection then wrote over, its body went to the paced request's: a second `GET /paced`, with a body.)
@@ -91,6 +89,8 @@ import TestSupport
         }
     }
 
+    /// Exactly the pieces asked for, however the body divides; and the next paced reply on the same
+    /// connection starts at once, not on the last one's pace.
     @Test func dribble_SendsEveryPiece_AndTheNextReplyStartsAtOnce() async throws {
         let folder = try ScratchContracts(contracts: [("p.json", Self.contract(#""dribble": {"pieces": 4, "overMs": 1200}"#))],
                                           fixtures: [("body.txt", "123456789")])

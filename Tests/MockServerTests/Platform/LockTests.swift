@@ -29,9 +29,14 @@ import Testing
         let lock = Lock()
         let counter = Counter()
         let waiters = 6
+        let trying = DispatchSemaphore(value: 0)
         let finished = try lock.withLock {
-            let started = try Self.start(waiters) { lock.withLock { counter.value += 1 } }
-            // Long enough for them all to be asleep on the word, not spinning.
+            let started = try Self.start(waiters) {
+                trying.signal()
+                lock.withLock { counter.value += 1 }
+            }
+            // Every one has reached the lock, held; then long enough for them all to be asleep on it.
+            for _ in 0..<waiters { trying.wait() }
             Thread.sleep(forTimeInterval: 0.2)
             return started
         }()

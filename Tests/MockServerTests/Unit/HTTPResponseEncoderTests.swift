@@ -45,9 +45,12 @@ struct HTTPResponseEncoderTests {
         // AND written into storage no one else holds, grown and shrunk in place, each equals a fresh head too
         var unique = fresh(0)
         for index in 1..<12 {
+            let (before, room) = unique.withUnsafeBufferPointer { ($0.baseAddress, unique.capacity) }
             unique = HTTPResponseEncoder.head(responses[index % 4], framing: .length(lengths[index % 4]),
                                               keepAlive: index % 3 != 0, date: date, reusing: consume unique)
             #expect(unique == fresh(index))
+            // In place: the same storage whenever it had room.
+            if unique.count <= room { #expect(unique.withUnsafeBufferPointer { $0.baseAddress } == before) }
         }
     }
 
