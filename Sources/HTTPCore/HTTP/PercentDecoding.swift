@@ -113,14 +113,14 @@ public enum PercentDecoding {
     /// (still percent-encoded; empty for an item without `=`), or `nil` when there is none. Allocates
     /// nothing: the request validator checks each declared query parameter of every request with it, and
     /// decodes a value only to name it in a violation.
-    /// - Parameter escaped: `false` when the caller knows `query` holds no `%` (see ``hasEscape(_:)``): the
-    ///   validator looks once per request, not once per parameter.
-    public static func firstValue(of name: String, in query: UnsafeBufferPointer<UInt8>, escaped: Bool = true)
+    /// - Parameter escaped: Whether `query` holds a `%` (``hasEscape(_:)``), when the caller knows: the validator
+    ///   looks once per request, not once per parameter. Looked for when `nil`.
+    public static func firstValue(of name: String, in query: UnsafeBufferPointer<UInt8>, escaped: Bool? = nil)
         -> UnsafeBufferPointer<UInt8>?
     {
         var name = name
         return name.withUTF8 { wanted in
-            let range = escaped && hasEscape(query)
+            let range = escaped ?? hasEscape(query)
                 ? firstValueRange(of: wanted, in: query) : unescapedValueRange(of: wanted, in: query)
             return range.map { UnsafeBufferPointer(rebasing: query[$0]) }
         }

@@ -70,22 +70,16 @@ struct HeaderRedaction: Sendable {
     /// `head` itself when it has none.
     func redactedHead(_ head: [UInt8]) -> [UInt8] {
         guard !names.isEmpty else { return head }
-        var lines = head.split(separator: 10, omittingEmptySubsequences: false)
-        var changed = false
-        for index in lines.indices.dropFirst() {
-            let line = lines[index]
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
-                  let secret = position(of: String(decoding: line[..<colon], as: UTF8.self))
-            else { continue }
-            let ending = line.last == 13 ? line.index(before: line.endIndex) : line.endIndex
-            var valueStart = colon + 1
-            while valueStart < ending, line[valueStart] == UInt8(ascii: " ") || line[valueStart] == 9 { valueStart += 1 }
-            let value = String(decoding: line[valueStart..<ending], as: UTF8.self)
-            let redacted = Self.redacted(value, keepingScheme: secret < 2)
-            lines[index] = ArraySlice(line[..<valueStart] + Array(redacted.utf8) + line[ending...])
-            changed = true
+        var redactedHead: [UInt8] = []
+        var copied = head.startIndex
+        ResponseHeadFields.forEach(in: head) { name, value in
+            guard let secret = head[name].withUnsafeBufferPointer({ position(of: $0) }) else { return }
+            redactedHead += head[copied..<value.lowerBound]
+            redactedHead += Self.redacted(String(decoding: head[value], as: UTF8.self), keepingScheme: secret < 2).utf8
+            copied = value.upperBound
         }
-        return changed ? Array(lines.joined(separator: [10])) : head
+        guard copied > head.startIndex else { return head }
+        return redactedHead + head[copied...]
     }
 
     /// Where `field` is among ``names``, in any ASCII case, if it is a secret. On its bytes, read in place:

@@ -120,23 +120,14 @@ private struct JSONObjectWriter {
     mutating func responseHeaders(head: [UInt8], length: Int?) {
         out.append(UInt8(ascii: "["))
         var first = true
-        var lineStart = head.firstIndex(of: 10).map { $0 + 1 } ?? head.endIndex
-        while lineStart < head.endIndex {
-            let lineEnd = head[lineStart...].firstIndex(of: 10) ?? head.endIndex
-            var end = lineEnd
-            if end > lineStart, head[end - 1] == 13 { end -= 1 }
-            if let colon = head[lineStart..<end].firstIndex(of: UInt8(ascii: ":")) {
-                var valueStart = colon + 1
-                if valueStart < end, head[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                out.append(UInt8(ascii: "["))
-                bytes(head[lineStart..<colon])
-                out.append(UInt8(ascii: ","))
-                bytes(head[valueStart..<end])
-                out.append(UInt8(ascii: "]"))
-            }
-            lineStart = lineEnd + 1
+        ResponseHeadFields.forEach(in: head) { name, value in
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(UInt8(ascii: "["))
+            bytes(head[name])
+            out.append(UInt8(ascii: ","))
+            bytes(head[value])
+            out.append(UInt8(ascii: "]"))
         }
         if let length {
             if !first { out.append(UInt8(ascii: ",")) }

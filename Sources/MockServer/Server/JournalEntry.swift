@@ -132,14 +132,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var responseHeaders: [[String]] {
         guard !responseHead.isEmpty else { return [] }
         var fields: [[String]] = []
-        let lines = responseHead.split(separator: 10, omittingEmptySubsequences: true).dropFirst()
-        for line in lines {
-            let text = line.last == 13 ? line.dropLast() : line[...]
-            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            var valueStart = colon + 1
-            if valueStart < text.endIndex, text[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
-            fields.append([String(decoding: text[..<colon], as: UTF8.self),
-                           String(decoding: text[valueStart...], as: UTF8.self)])
+        ResponseHeadFields.forEach(in: responseHead) { name, value in
+            fields.append([String(decoding: responseHead[name], as: UTF8.self),
+                           String(decoding: responseHead[value], as: UTF8.self)])
         }
         if let responseLength { fields.append(["Content-Length", String(responseLength)]) }
         return fields
