@@ -92,6 +92,31 @@ private func checkPercentDecoding(_ request: HTTPRequest) {
         }
         precondition(raw.map { $0 ?? "" } == first, "firstValue on bytes disagrees")
     }
+    checkQueryNames(request, items: items)
+}
+
+/// ``QueryNames`` looks up several names in one pass over a query without `%`: each must be found where the decoded
+/// items have it first (the items' names, some of them twice, a prefix, a name with `=`, the empty name).
+private func checkQueryNames(_ request: HTTPRequest, items: [(name: String, value: String)]) {
+    var names: [String] = []
+    for item in items.prefix(6) where !names.contains(item.name) {
+        names.append(item.name)
+        for variant in [String(item.name.dropLast()), item.name + "=", item.name + "x"] where !names.contains(variant) {
+            names.append(variant)
+        }
+    }
+    if !names.contains("") { names.append("") }
+    request.withQueryBytes { bytes in
+        guard let bytes, !PercentDecoding.hasEscape(bytes) else { return }
+        let found = [Range<Int>?](unsafeUninitializedCapacity: names.count) { values, count in
+            QueryNames(names).firstValues(inUnescaped: bytes, into: values)
+            count = names.count
+        }
+        for (name, range) in zip(names, found) {
+            let first = items.first { $0.name.utf8.elementsEqual(name.utf8) }?.value
+            precondition(range.map { String(decoding: bytes[$0], as: UTF8.self) } == first, "QueryNames disagrees")
+        }
+    }
 }
 
 /// The facts noted from the fields' bytes must agree with reading the parsed fields the obvious way (on

@@ -152,7 +152,8 @@ public enum PercentDecoding {
                 end += 1
             }
             let nameEnd = separator < 0 ? end : separator
-            let matches = escaped
+            // An empty item (`&&`) is none, not one with an empty name.
+            let matches = end == start ? false : escaped
                 ? decode(bytes[start..<nameEnd]).map { $0.utf8.elementsEqual(wanted) } ?? false
                 : nameEnd - start == wanted.count
                     && POSIX.equal(UnsafeRawBufferPointer(Bytes(rebasing: bytes[start..<nameEnd])), UnsafeRawBufferPointer(wanted))
@@ -173,7 +174,8 @@ public enum PercentDecoding {
         while start < count {
             let end = POSIX.firstIndex(of: UInt8(ascii: "&"), in: raw, start..<count) ?? count
             let nameEnd = start + wanted.count
-            if nameEnd <= end,
+            // An empty item (`&&`) is none, not one with an empty name.
+            if end > start, nameEnd <= end,
                POSIX.equal(UnsafeRawBufferPointer(rebasing: raw[start..<nameEnd]), UnsafeRawBufferPointer(wanted)),
                nameEnd == end || bytes[nameEnd] == UInt8(ascii: "=") {
                 // A `wanted` holding a `=` matches no item: an item's name ends at its first `=`.

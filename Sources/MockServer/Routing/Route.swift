@@ -14,6 +14,8 @@ final class Route: Sendable {
     let path: PathTemplate
     let pathParams: Fields
     let query: Fields
+    /// ``query``'s names, prepared for the request path (see ``RequestValidator``).
+    let queryNames: QueryNames
     let headers: Fields
     /// The endpoint's scenarios, in contract order.
     let plays: [ScenarioPlay]
@@ -43,6 +45,7 @@ final class Route: Sendable {
         path = endpoint.path
         pathParams = Self.sorted(endpoint.request.pathParams)
         query = Self.sorted(endpoint.request.query)
+        queryNames = QueryNames(query.map(\.name))
         headers = Self.sorted(endpoint.request.headers)
         // Ordinary scenarios first, so that each sequence holds its steps.
         var ordinary: [String: ScenarioPlay] = [:]

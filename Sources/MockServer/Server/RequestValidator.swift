@@ -19,7 +19,7 @@ struct RequestValidator {
             }
         }
         if !route.query.isEmpty {
-            checkQuery(of: request, against: route.query, into: &result.violations)
+            checkQuery(of: request, against: route.query, named: route.queryNames, into: &result.violations)
         }
         if !route.headers.isEmpty {
             check(fields: route.headers, value: { request.headers[$0] }, what: "header", into: &result.violations)
@@ -36,7 +36,9 @@ struct RequestValidator {
 
     /// ``check(fields:value:what:into:)`` for a query, on its bytes (one malformed escape is the only violation
     /// reported): a value is decoded only to name it in a violation.
-    private static func checkQuery(of request: HTTPRequest, against fields: Route.Fields, into violations: inout [String]) {
+    /// - Parameter names: `fields`' names, prepared.
+    private static func checkQuery(of request: HTTPRequest, against fields: Route.Fields, named names: QueryNames,
+                                   into violations: inout [String]) {
         request.withQueryBytes { bytes in
             guard let bytes else {
                 for (name, type) in fields where !type.isOptional { violations.append(missing("query parameter", name)) }
@@ -44,6 +46,7 @@ struct RequestValidator {
             }
             // Most queries hold no `%`: then they are well-formed, and no value needs decoding.
             let escaped = PercentDecoding.hasEscape(bytes)
+            if !escaped && conforms(bytes, to: fields, named: names) { return }
             guard !escaped || PercentDecoding.isWellFormed(bytes) else {
                 violations.append("query string has a malformed percent-escape")
                 return
@@ -61,6 +64,24 @@ struct RequestValidator {
                     violations.append(mistyped("query parameter", name, value: value, type: type))
                 }
             }
+        }
+    }
+
+    /// Whether a query without a `%` has every field `fields` requires, each of its type: every name looked up in
+    /// one pass (see ``QueryNames``). When it has not, ``checkQuery(of:against:named:into:)`` names what is wrong.
+    private static func conforms(_ query: UnsafeBufferPointer<UInt8>, to fields: Route.Fields, named names: QueryNames)
+        -> Bool
+    {
+        withUnsafeTemporaryAllocation(of: Range<Int>?.self, capacity: names.count) { values in
+            names.firstValues(inUnescaped: query, into: values)
+            for index in 0..<names.count {
+                guard let value = values[index] else {
+                    if fields[index].type.isOptional { continue }
+                    return false
+                }
+                guard fields[index].type.accepts(utf8: UnsafeBufferPointer(rebasing: query[value])) else { return false }
+            }
+            return true
         }
     }
 

@@ -31,7 +31,7 @@ struct PercentDecodingTests {
     /// query with one (names with `=` or `&`, empty items, missing names).
     @Test func firstValue_OfAQueryWithoutEscapes_IsTheFirstItemsValue() {
         let queries = ["a=b", "a=b=c", "a", "a&&b", "=x&a=1", "&a=", "ab=1&a=2", "x=1&a&a=2", "a=b&a=c", ""]
-        let names = ["a", "a=b", "b", "ab", "a&", "&", "x", "c", "b=c"]
+        let names = ["a", "a=b", "b", "ab", "a&", "&", "x", "c", "b=c", ""]
         for query in queries {
             let items = PercentDecoding.queryItems(Substring(query)) ?? []
             for name in names {
@@ -44,11 +44,36 @@ struct PercentDecodingTests {
         }
     }
 
+    /// ``QueryNames`` finds every name in one pass: for each, the first decoded item's value, as for one name at a
+    /// time (the same queries and names as above, all looked up together, then each alone).
+    @Test func queryNames_FindEachNamesFirstItem_InOnePass() {
+        let queries = ["a=b", "a=b=c", "a", "a&&b", "=x&a=1", "&a=", "ab=1&a=2", "x=1&a&a=2", "a=b&a=c", "", "b=1&a=2&b=3",
+                       "c=&x=9&b=c=d&&ab&a=1"]
+        let names = ["a", "a=b", "b", "ab", "a&", "&", "x", "c", "b=c", ""]
+        for query in queries {
+            let items = PercentDecoding.queryItems(Substring(query)) ?? []
+            for wanted in [names] + names.map({ [$0] }) {
+                let expected = wanted.map { name in items.first { $0.name == name }?.value }
+                let found = Array(query.utf8).withUnsafeBufferPointer { bytes in
+                    [Range<Int>?](unsafeUninitializedCapacity: wanted.count) { values, count in
+                        values.initialize(repeating: 0..<0)
+                        QueryNames(wanted).firstValues(inUnescaped: bytes, into: values)
+                        count = wanted.count
+                    }.map { $0.map { String(decoding: bytes[$0], as: UTF8.self) } }
+                }
+                #expect(found == expected, "\(wanted) in \(query)")
+            }
+        }
+    }
+
     @Test func firstValue_IsNil_WhenTheNameIsAbsent() {
         #expect(PercentDecoding.firstValue(of: "a", in: nil) == nil)
         #expect(PercentDecoding.firstValue(of: "a", in: "") == nil)
         #expect(PercentDecoding.firstValue(of: "a", in: "ab=1&b=a&=a") == nil)
         #expect(PercentDecoding.firstValue(of: "a", in: "b=a&c%3D=a&aa") == nil)
+        // An empty item is no item with an empty name.
+        #expect(PercentDecoding.firstValue(of: "", in: "a&&b=%20") == nil)
+        #expect(PercentDecoding.firstValue(of: "", in: "a&&b=%20&=x") == "x")
     }
 
     @Test(arguments: ["%", "a=%2", "a=%zz", "%2x=1", "a=1&b=%"])
