@@ -136,7 +136,7 @@ struct Router: Sendable {
             }
         }
         guard let found else { return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed) }
-        var parameters: [String: String] = [:]
+        var parameters = [String: String]()
         for (segment, value) in zip(found.path.segments, segments) {
             if case .parameter(let name) = segment { parameters[name] = PathSegments.text(value) }
         }
