@@ -27,7 +27,7 @@ public struct QueryNames: Sendable {
     /// value of the first item named as the `i`-th name, as sent (empty, at the item's end, for an item without
     /// `=`), or to `nil` when there is none: what ``PercentDecoding/firstValue(of:in:escaped:)`` finds for each.
     /// The C library finds each `&`; a name is compared only where the item is long enough and has a `=` (or its
-    /// end) just after it, a word at a time.
+    /// end) just after it, a word at a time (``ShortBytes``).
     /// - Parameter values: ``count`` elements; each is written.
     public func firstValues(inUnescaped query: UnsafeBufferPointer<UInt8>,
                             into values: UnsafeMutableBufferPointer<Range<Int>?>) {
@@ -46,7 +46,7 @@ public struct QueryNames: Sendable {
                         for wanted in findable where values[wanted.name] == nil {
                             let nameEnd = start + wanted.count
                             guard nameEnd <= end, nameEnd == end || query[nameEnd] == UInt8(ascii: "="),
-                                  Self.equal(base + start, names.baseAddress! + wanted.start, count: wanted.count)
+                                  ShortBytes.equal(base + start, names.baseAddress! + wanted.start, count: wanted.count)
                             else { continue }
                             values[wanted.name] = nameEnd == end ? end..<end : (nameEnd + 1)..<end
                             unfound -= 1
@@ -56,28 +56,6 @@ public struct QueryNames: Sendable {
                     start = end + 1
                 }
             }
-        }
-    }
-
-    /// Whether `count` bytes at `a` equal those at `b`: eight at a time, the last eight (or four) overlapping the
-    /// ones before, as names are short and a call to `memcmp` costs more than comparing them.
-    @inline(__always)
-    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
-        func word<Word: FixedWidthInteger>(_ offset: Int, _: Word.Type) -> Bool {
-            a.loadUnaligned(fromByteOffset: offset, as: Word.self) == b.loadUnaligned(fromByteOffset: offset, as: Word.self)
-        }
-        switch count {
-        case 8...:
-            var offset = 0
-            while offset + 8 < count {
-                guard word(offset, UInt64.self) else { return false }
-                offset += 8
-            }
-            return word(count - 8, UInt64.self)
-        case 4...: return word(0, UInt32.self) && word(count - 4, UInt32.self)
-        case 2...: return word(0, UInt16.self) && word(count - 2, UInt16.self)
-        case 1: return a.load(as: UInt8.self) == b.load(as: UInt8.self)
-        default: return true
         }
     }
 }

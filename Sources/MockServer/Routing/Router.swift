@@ -36,6 +36,9 @@ struct Router: Sendable {
         /// The literal children, as texts and node indices. Two texts that Swift counts as equal
         /// (canonically equivalent Unicode) are one child, the first one's bytes.
         var literals: [(text: String, node: Int)] = []
+        /// Where each literal child's text lies in ``Router/literalBytes``, and its node: what a request's segment is
+        /// compared with, in the order of ``literals``.
+        var spans: [(start: Int, count: Int, node: Int)] = []
         /// Positions in ``literals`` by text, once there are more than ``scanLimit``; empty until then.
         var index: [String: Int] = [:]
         var parameter: Int?
@@ -52,8 +55,9 @@ struct Router: Sendable {
             return index[text].map { literals[$0].node }
         }
 
-        mutating func add(literal text: String, node: Int) {
+        mutating func add(literal text: String, node: Int, at start: Int) {
             literals.append((text, node))
+            spans.append((start, text.utf8.count, node))
             if literals.count == Self.scanLimit + 1 {
                 index = Dictionary(uniqueKeysWithValues: literals.indices.map { (literals[$0].text, $0) })
             } else if literals.count > Self.scanLimit + 1 {
@@ -64,11 +68,14 @@ struct Router: Sendable {
 
     /// The tree in one array, root first; children are indices into it.
     private let nodes: [Node]
+    /// Every literal's UTF-8 bytes, end to end (see ``Node/spans``).
+    private let literalBytes: [UInt8]
     /// The most segments of any template; a longer path matches nothing.
     private let depth: Int
 
     init(routes: [Route]) {
         var nodes = [Node()]
+        var literalBytes: [UInt8] = []
         var depth = 0
         for route in routes {
             var node = 0
@@ -84,7 +91,9 @@ struct Router: Sendable {
                 }
                 nodes.append(Node())
                 switch segment {
-                case .literal(let text): nodes[node].add(literal: text, node: nodes.count - 1)
+                case .literal(let text):
+                    nodes[node].add(literal: text, node: nodes.count - 1, at: literalBytes.count)
+                    literalBytes += text.utf8
                 case .parameter: nodes[node].parameter = nodes.count - 1
                 }
                 node = nodes.count - 1
@@ -93,6 +102,7 @@ struct Router: Sendable {
             depth = max(depth, route.path.segments.count)
         }
         self.nodes = nodes
+        self.literalBytes = literalBytes
         self.depth = depth
     }
 
@@ -105,7 +115,7 @@ struct Router: Sendable {
         // The parameter branches passed over for a literal one, to try when it dead-ends: at most one
         // per segment, kept on the stack rather than in recursion or a heap array.
         let found = withUnsafeTemporaryAllocation(of: (node: Int, level: Int).self, capacity: segments.count) {
-            pending -> Route? in
+            pending -> Route? in literalBytes.withUnsafeBytes { texts -> Route? in
             var untried = 0
             var node = 0
             var level = 0
@@ -115,7 +125,7 @@ struct Router: Sendable {
                 } else {
                     let segment = segments[level]
                     let parameter = segment.isEmpty ? nil : nodes[node].parameter
-                    if let literal = child(of: node, named: segment) {
+                    if let literal = child(of: node, named: segment, texts: texts) {
                         if let parameter {
                             pending[untried] = (parameter, level + 1)
                             untried += 1
@@ -134,7 +144,7 @@ struct Router: Sendable {
                 untried -= 1
                 (node, level) = pending[untried]
             }
-        }
+        } }
         guard let found else { return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed) }
         var parameters = [String: String]()
         for (segment, value) in zip(found.path.segments, segments) {
@@ -145,20 +155,28 @@ struct Router: Sendable {
 
     /// The literal child of `node` whose text is `segment`, byte for byte (a look-up in the node's index is
     /// checked too, so the scan and the index match the same segments).
-    // Reads the node in place: a method of Node was passed a copy, three references retained and released.
+    /// - Parameter texts: ``literalBytes``.
+    // Reads the node in place: a method of Node was passed a copy, three references retained and released. Compares
+    // in ``literalBytes``: the literals' strings cost about 100 instructions more per request
+    // (Tests/Benchmarks/instructions.sh).
     @inline(__always)
-    private func child(of node: Int, named segment: UnsafeBufferPointer<UInt8>) -> Int? {
-        let count = nodes[node].literals.count
+    private func child(of node: Int, named segment: UnsafeBufferPointer<UInt8>, texts: UnsafeRawBufferPointer) -> Int? {
+        let segmentBytes = UnsafeRawBufferPointer(segment)
+        let count = nodes[node].spans.count
         guard count > Node.scanLimit else {
-            for position in 0..<count where PathSegments.equal(segment, nodes[node].literals[position].text) {
-                return nodes[node].literals[position].node
+            for position in 0..<count {
+                let span = nodes[node].spans[position]
+                if ShortBytes.equal(segmentBytes, UnsafeRawBufferPointer(rebasing: texts[span.start..<(span.start + span.count)])) {
+                    return span.node
+                }
             }
             return nil
         }
-        guard let position = nodes[node].index[PathSegments.text(segment)],
-              PathSegments.equal(segment, nodes[node].literals[position].text)
+        guard let position = nodes[node].index[PathSegments.text(segment)] else { return nil }
+        let span = nodes[node].spans[position]
+        guard ShortBytes.equal(segmentBytes, UnsafeRawBufferPointer(rebasing: texts[span.start..<(span.start + span.count)]))
         else { return nil }
-        return nodes[node].literals[position].node
+        return span.node
     }
 
     /// The first endpoint of `node` that takes `method`; otherwise adds the node's methods to `allowed`.
