@@ -7,11 +7,9 @@ struct ExecutableOpenAPITests {
     private static let documents = ContractCatalog.root + "/Tests/OpenAPITests/OpenAPIDocuments"
 
     private func document(_ name: String, _ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
+        let path = try TestTemporaryFolder.folder("openapi") + "/" + name
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     private func importing(_ spec: String, into scratch: ScratchContracts, _ extra: [String] = []) async throws

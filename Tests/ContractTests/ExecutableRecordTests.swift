@@ -356,9 +356,9 @@ struct ExecutableRecordTests {
     static let itemsBody = #"{"items":[1,2,3]}"#
 
     /// Output folders of a test's own for a recorder (`--record-contracts`… with `--proxy --record`), so that
-    /// no test writes the default `./Recorded` into the working directory. The system removes them.
-    static func output(proxying: Bool = false) -> [String] {
-        let root = NSTemporaryDirectory() + "recorded-\(UUID().uuidString)"
+    /// no test writes the default `./Recorded` into the working directory; removed when the test process exits.
+    static func output(proxying: Bool = false) throws -> [String] {
+        let root = try TestTemporaryFolder.folder("recorded", create: false)
         return proxying ? ["--record-contracts", root + "/Contracts", "--record-fixtures", root + "/Fixtures"]
             : ["--contracts", root + "/Contracts", "--fixtures", root + "/Fixtures"]
     }

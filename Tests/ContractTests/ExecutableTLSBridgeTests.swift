@@ -26,7 +26,7 @@ struct ExecutableTLSBridgeTests {
         // WHEN it is given an https:// target
         let result = try await offThePool {
             try Self.run(copy, flag + ["https://localhost:1", "--port", "0", "--log", "off"]
-                + (flag == ["--proxy"] ? [] : ExecutableRecordTests.output()))
+                + (flag == ["--proxy"] ? [] : (try ExecutableRecordTests.output())))
         }
         // THEN it exits 1 naming the missing bridge and how to build it
         #expect(result.status == 1)
@@ -37,7 +37,7 @@ struct ExecutableTLSBridgeTests {
     @Test func httpsTarget_StartsTheBridge_AndAnUnreachableHostIsA502NamingTheReason() async throws {
         try await offThePool {
             // GIVEN record relaying to an https:// port where nothing listens
-            let recorder = try RunningExecutable(["record"] + ExecutableRecordTests.output()
+            let recorder = try RunningExecutable(["record"] + (try ExecutableRecordTests.output())
                 + ["--target", "https://127.0.0.1:1/base", "--log", "off", "--upstream-timeout", "2"])
             defer { _ = recorder.stop() }
             // WHEN a request is relayed through the bridge

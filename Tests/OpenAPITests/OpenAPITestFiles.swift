@@ -25,11 +25,9 @@ enum OpenAPITestFiles {
 
     /// Writes `text` to a temporary file named `name` and returns its path.
     static func temporaryDocument(_ name: String, _ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
+        let path = try TestTemporaryFolder.folder("openapi") + "/" + name
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     static func json(_ path: String) throws -> JSONValue {
