@@ -90,6 +90,30 @@ struct PercentDecodingTests {
         #expect(PercentDecoding.segments(of: "*") == [])
     }
 
+    /// Paths of every length to 24 with a `/`, a `%41` or other bytes at each position (the word-at-a-time split
+    /// takes paths of eight bytes or more without `%`): the segments are those of splitting at each `/` after the
+    /// first, then decoding.
+    @Test func segments_AreThoseOfASplitAtEachSlash_ForEveryLengthAndSlashPosition() {
+        for length in 0...24 {
+            for seed in 0..<40 {
+                // A linear congruential generator (Knuth's MMIX constants): the same paths every run.
+                var state = UInt64(length * 100 + seed)
+                var path = ""
+                while path.utf8.count < length {
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    switch (state >> 33) % 8 {
+                    case 0, 1: path += "/"
+                    case 2: path += seed % 5 == 0 ? "%41" : "b"
+                    default: path += "a"
+                    }
+                }
+                let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+                let expected = parts.count < 2 ? [] : parts.dropFirst().map { $0.replacingOccurrences(of: "%41", with: "A") }
+                #expect(PercentDecoding.segments(of: Substring(path)) == expected, "\(path)")
+            }
+        }
+    }
+
     /// The server's split: segments as bytes of the path or of the scratch space, several decoded segments
     /// side by side in it, a path that is not contiguous copied first.
     @Test func pathSegments_AreSlicesOfThePath_OrDecodedIntoScratch() {
