@@ -12,13 +12,13 @@ enum FaultMapping {
     {
         switch reply.action {
         case .respond(let response):
-            let omitBody = request.method == "HEAD" || response.status.forbidsBody
+            let omitBody = request.isHead || response.status.forbidsBody
             return (omitBody ? Data() : Data(response.body), try httpResponse(response, url: url))
         case .stream(let response, let stream):
             // A paced body: waited out as a socket would take it. Any other stream (the admin API's events)
             // needs a socket to be useful.
             guard let (body, parts) = stream.readAll() else { throw URLError(.unsupportedURL) }
-            let omitBody = request.method == "HEAD" || response.status.forbidsBody
+            let omitBody = request.isHead || response.status.forbidsBody
             // A HEAD gets the head at once, as over a socket.
             if parts > 1 && !omitBody { try await Task.sleep(nanoseconds: UInt64(parts - 1) * stream.interval) }
             let full = HTTPResponse(status: response.status, head: response.head, body: body)

@@ -1,6 +1,9 @@
 /// A parsed HTTP/1.x request. Produced by ``HTTPRequestParser``; knows nothing of sockets.
 public struct HTTPRequest: Sendable {
-    public var method: String
+    public private(set) var method: String
+    /// Whether ``method`` is `HEAD`, noted when it is set: the request path asks for every request, and comparing two
+    /// short strings that differ calls into the runtime (about 25 instructions).
+    public private(set) var isHead: Bool
     /// The request target's bytes exactly as sent (origin-form, absolute-form or `*`). Bytes, not a string:
     /// the parser writes each request's into the storage of the one before (see
     /// ``HTTPRequestParser/parse(_:into:)``), where a string would be a new allocation every time.
@@ -30,6 +33,7 @@ public struct HTTPRequest: Sendable {
     init(method: String, targetBytes: [UInt8], bounds: TargetBounds, version: HTTPVersion, headers: HTTPHeaders,
          body: [UInt8]) {
         self.method = method
+        isHead = method == "HEAD"
         self.targetBytes = targetBytes
         self.bounds = bounds
         self.version = version
@@ -44,8 +48,10 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Writes the request line's parts over this request's, the target into its storage when no one else holds it.
-    mutating func rewrite(method: String, target: UnsafeRawBufferPointer, bounds: TargetBounds, version: HTTPVersion) {
+    mutating func rewrite(method: String, isHead: Bool, target: UnsafeRawBufferPointer, bounds: TargetBounds,
+                          version: HTTPVersion) {
         self.method = method
+        self.isHead = isHead
         targetBytes.replaceSubrange(0..<targetBytes.count, with: target)
         self.bounds = bounds
         self.version = version
@@ -55,6 +61,9 @@ public struct HTTPRequest: Sendable {
 
     /// The request target exactly as sent (the parser admits only visible ASCII in it).
     public var target: String { String(decoding: targetBytes, as: UTF8.self) }
+
+    /// Whether the target is `*`, the form only OPTIONS may have (RFC 9112 §3.2.4): its bytes read in place.
+    public var isAsteriskForm: Bool { targetBytes.count == 1 && targetBytes[0] == UInt8(ascii: "*") }
 
     /// The path of the target (percent-encoded, without the query), as a new string: the request path reads
     /// it in place instead (``withPathBytes(_:)``).

@@ -82,7 +82,8 @@ public struct HeadParser {
         let method = Self.knownMethod(methodBytes) ?? String(decoding: methodBytes, as: UTF8.self)
         let bounds = try TargetBounds(of: targetBytes, method: method)
         // The previous request's fields stay, to be written over (see ``HTTPHeaders/overwrite(_:name:known:value:)``).
-        request.rewrite(method: method, target: targetBytes, bounds: bounds, version: version)
+        let isHead = methodBytes.count == 4 && ShortBytes.equal(methodBytes, UnsafeRawBufferPointer(start: ("HEAD" as StaticString).utf8Start, count: 4))
+        request.rewrite(method: method, isHead: isHead, target: targetBytes, bounds: bounds, version: version)
         request.headers.reserveCapacity(8)
     }
 

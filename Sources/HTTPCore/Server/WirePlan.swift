@@ -32,7 +32,7 @@ struct WirePlan {
     init(_ reply: borrowing Reply, for request: borrowing HTTPRequest, stopping: Bool, date: UnsafeRawBufferPointer,
          reusing headBuffer: consuming [UInt8] = []) {
         let keepAlive = request.keepAlive && !reply.closeAfter && !stopping
-        let omitBody = request.method == "HEAD"
+        let omitBody = request.isHead
         switch reply.action {
         case .respond(let response):
             (head, body) = HTTPResponseEncoder.message(response, keepAlive: keepAlive, omitBody: omitBody, date: date,

@@ -36,7 +36,7 @@ struct AdminAPI: Sendable {
     ]
 
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
-        let method = request.method == "HEAD" ? "GET" : request.method
+        let method = request.isHead ? "GET" : request.method
         let query = request.queryItems ?? []
         let session = query.first { $0.name == "session" }?.value ?? ScenarioStore.defaultSession
         guard session.utf8.count <= ScenarioStore.maximumIDLength else {
@@ -108,7 +108,7 @@ struct AdminAPI: Sendable {
             lastSeen = sequence
         }
         // HEAD gets the head only: nothing to replay or subscribe.
-        guard request.method != "HEAD" else { return Reply(.stream(EventStreamFormat.response, ReplyStream())) }
+        guard !request.isHead else { return Reply(.stream(EventStreamFormat.response, ReplyStream())) }
         return Reply(.stream(EventStreamFormat.response, journal.subscribe(after: lastSeen, limit: eventQueueLimit)))
     }
 

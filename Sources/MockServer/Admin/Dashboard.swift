@@ -37,7 +37,7 @@ enum Dashboard {
 
     /// The page or file `segments` name, for GET and HEAD; `/__mock` without its slash is redirected.
     static func reply(to request: HTTPRequest, segments: [String]) -> Reply {
-        guard request.method == "GET" || request.method == "HEAD" else {
+        guard request.method == "GET" || request.isHead else {
             return .respond(ServerJSON.error(.methodNotAllowed, "the dashboard is read with GET",
                                              headers: [("Allow", "GET, HEAD")]))
         }
