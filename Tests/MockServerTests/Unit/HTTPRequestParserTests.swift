@@ -32,6 +32,26 @@ struct HTTPRequestParserTests {
         #expect(parsed.keepAlive)
     }
 
+    /// `isHead` is noted from the method's bytes: HEAD only, not another method of four bytes or one that starts so;
+    /// and it is written over when the next request is parsed into the same storage.
+    @Test(arguments: [("HEAD", true), ("POST", false), ("HEAE", false), ("GET", false), ("HEADS", false), ("head", false),
+                      ("XEAD", false)])
+    func isHead_IsTheMethodsBytes(method: String, isHead: Bool) throws {
+        let parsed = try #require(request("\(method) / HTTP/1.1\r\nHost: a\r\n\r\n"))
+        #expect(parsed.isHead == isHead)
+        #expect(HTTPRequest(method: method, target: "/").isHead == isHead)
+        var parser = HTTPRequestParser()
+        var storage = HTTPRequest()
+        for next in ["HEAD", method, "GET"] {
+            let text = Array("\(next) / HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
+            guard case .request = text.withUnsafeBytes({ parser.parse($0, into: &storage) }) else {
+                Issue.record("no request from \(next)")
+                return
+            }
+            #expect(storage.isHead == (next == "HEAD"), "\(next) after another")
+        }
+    }
+
     /// Someone typing into `nc` sends bare LFs; the request must be answered at once, not left to wait
     /// for a CRLF CRLF that never comes.
     @Test(arguments: ["GET / HTTP/1.1\nHost: a\n\n", "GET / HTTP/1.1\nHost: a\n", "GET / HTTP/1.1\r\nHost: a\n\n",
