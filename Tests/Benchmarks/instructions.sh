@@ -144,13 +144,13 @@ def allocations(path):  # calls of malloc: its callers' counts, listed just abov
 stages = [  # stage, the source files (under Sources/) whose code does it
     ("read and dispatch (event loop, connection, buffers)", r"HTTPCore/(Server/(Connection|EventLoop|InboundBuffer|TimerQueue|ConnectionTable)|IO/)"),
     ("parse the head", r"HTTPCore/HTTP/(HeadParser|HTTPRequestParser|HTTPRequest|ChunkedDecoder)"),
-    ("route (path, router, contract set)", r"MockServer/(Routing/|Admin/ContractReloader)|HTTPCore/HTTP/PercentDecoding"),
-    ("validate (query, headers, body)", r"MockServer/Server/(RequestValidator|BodyValidator)|ContractModel/FieldType"),
+    ("route (path, router, contract set)", r"MockServer/(Routing/|Admin/ContractReloader)|HTTPCore/HTTP/(PercentDecoding|ShortBytes)"),
+    ("validate (query, headers, body)", r"MockServer/Server/(RequestValidator|BodyValidator)|ContractModel/FieldType|HTTPCore/HTTP/QueryNames"),
     ("pick the scenario, conditions", r"MockServer/(Scenarios|Conditions)/"),
     ("fixture body", r"MockServer/Responses/"),
     ("journal", r"MockServer/(Server/Journal|Admin/(Header|Body)Redaction)"),
     ("reply and response head", r"HTTPCore/(Server/(Reply|WirePlan)|HTTP/(HTTPResponse|HTTPDate|HTTPStatus))|MockServer/Server/(RequestHandler|CORSPolicy|AccessLog)"),
-    ("write (gathered sendmsg)", r"HTTPCore/(Server/OutboundQueue|Platform/)"),
+    ("write (gathered sendmsg)", r"HTTPCore/(Server/OutboundQueue|Platform/)|CSystemShims/"),
 ]
 def by_stage(path):
     totals = {}
@@ -161,7 +161,7 @@ def by_stage(path):
         stage = next((name for name, pattern in stages if re.search(pattern, file)), None)
         if stage is None:
             stage = "Swift runtime and C library (retain/release, malloc, copies, string checks)" \
-                if "/Sources/" not in file and "<compiler-generated>" not in file else "other code"
+                if "Sources/" not in file and "<compiler-generated>" not in file else "other code"
         if "<compiler-generated>" in file: stage = "compiler-generated (copies, destroys, outlined code)"
         totals[stage] = totals.get(stage, 0) + cost
     return totals
