@@ -81,8 +81,9 @@ public struct HeadParser {
         let version = try parseVersion(UnsafeRawBufferPointer(rebasing: bytes[(secondSpace + 1)..<range.upperBound]))
         let method = Self.knownMethod(methodBytes) ?? String(decoding: methodBytes, as: UTF8.self)
         let bounds = try TargetBounds(of: targetBytes, method: method)
+        let head: StaticString = "HEAD"
+        let isHead = methodBytes.count == 4 && ShortBytes.equal(methodBytes.baseAddress!, head.utf8Start, count: 4)
         // The previous request's fields stay, to be written over (see ``HTTPHeaders/overwrite(_:name:known:value:)``).
-        let isHead = methodBytes.count == 4 && ShortBytes.equal(methodBytes, UnsafeRawBufferPointer(start: ("HEAD" as StaticString).utf8Start, count: 4))
         request.rewrite(method: method, isHead: isHead, target: targetBytes, bounds: bounds, version: version)
         request.headers.reserveCapacity(8)
     }

@@ -36,6 +36,8 @@ public struct QueryNames: Sendable {
         guard let base = query.baseAddress, !findable.isEmpty else { return }
         let raw = UnsafeRawBufferPointer(query)
         bytes.withUnsafeBytes { names in
+            // Only empty names leave the bytes empty, and an empty name's comparison reads nothing.
+            let namesBase = names.baseAddress ?? UnsafeRawPointer(base)
             findable.withUnsafeBufferPointer { findable in
                 var unfound = findable.count
                 var start = 0
@@ -46,7 +48,7 @@ public struct QueryNames: Sendable {
                         for wanted in findable where values[wanted.name] == nil {
                             let nameEnd = start + wanted.count
                             guard nameEnd <= end, nameEnd == end || query[nameEnd] == UInt8(ascii: "="),
-                                  ShortBytes.equal(base + start, names.baseAddress! + wanted.start, count: wanted.count)
+                                  ShortBytes.equal(base + start, namesBase + wanted.start, count: wanted.count)
                             else { continue }
                             values[wanted.name] = nameEnd == end ? end..<end : (nameEnd + 1)..<end
                             unfound -= 1

@@ -157,26 +157,22 @@ struct Router: Sendable {
     /// checked too, so the scan and the index match the same segments).
     /// - Parameter texts: ``literalBytes``.
     // Reads the node in place: a method of Node was passed a copy, three references retained and released. Compares
-    // in ``literalBytes``: the literals' strings cost about 100 instructions more per request
-    // (Tests/Benchmarks/instructions.sh).
+    // in ``literalBytes``: through the literals' strings, the match cost about 70 instructions more per request
+    // (30 in all, Tests/Benchmarks/instructions.sh).
     @inline(__always)
     private func child(of node: Int, named segment: UnsafeBufferPointer<UInt8>, texts: UnsafeRawBufferPointer) -> Int? {
-        let segmentBytes = UnsafeRawBufferPointer(segment)
+        func matches(_ span: (start: Int, count: Int, node: Int)) -> Bool {
+            ShortBytes.equal(UnsafeRawBufferPointer(segment),
+                             UnsafeRawBufferPointer(rebasing: texts[span.start..<(span.start + span.count)]))
+        }
         let count = nodes[node].spans.count
         guard count > Node.scanLimit else {
-            for position in 0..<count {
-                let span = nodes[node].spans[position]
-                if ShortBytes.equal(segmentBytes, UnsafeRawBufferPointer(rebasing: texts[span.start..<(span.start + span.count)])) {
-                    return span.node
-                }
-            }
+            for position in 0..<count where matches(nodes[node].spans[position]) { return nodes[node].spans[position].node }
             return nil
         }
-        guard let position = nodes[node].index[PathSegments.text(segment)] else { return nil }
-        let span = nodes[node].spans[position]
-        guard ShortBytes.equal(segmentBytes, UnsafeRawBufferPointer(rebasing: texts[span.start..<(span.start + span.count)]))
+        guard let position = nodes[node].index[PathSegments.text(segment)], matches(nodes[node].spans[position])
         else { return nil }
-        return span.node
+        return nodes[node].spans[position].node
     }
 
     /// The first endpoint of `node` that takes `method`; otherwise adds the node's methods to `allowed`.
