@@ -17,6 +17,7 @@ round() { # label binary port
     taskset -c 0 "$2" --port "$3" --threads 1 --log off --contracts Contracts --fixtures Fixtures >/dev/null 2>&1 &
     SERVER=$!
     for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$3$URL_PATH" && break; sleep 0.1; done
+    curl -s -o /dev/null "http://127.0.0.1:$3$URL_PATH" || { echo "ab.sh: $2 did not answer on port $3" >&2; exit 1; }
     taskset -c 1 wrk -t1 -c"$CONNS" -d1s "http://127.0.0.1:$3$URL_PATH" >/dev/null
     local before after out
     before=$(awk '{print $14 + $15}' "/proc/$SERVER/stat")

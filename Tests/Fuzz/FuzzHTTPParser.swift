@@ -96,16 +96,13 @@ private func checkPercentDecoding(_ request: HTTPRequest) {
 }
 
 /// ``QueryNames`` looks up several names in one pass over a query without `%`: each must be found where the decoded
-/// items have it first (the items' names, some of them twice, a prefix, a name with `=`, the empty name).
+/// items have it first (the items' names, each with a prefix of it, itself with a `=` or a letter more, and itself
+/// again; the empty name).
 private func checkQueryNames(_ request: HTTPRequest, items: [(name: String, value: String)]) {
-    var names: [String] = []
-    for item in items.prefix(6) where !names.contains(item.name) {
-        names.append(item.name)
-        for variant in [String(item.name.dropLast()), item.name + "=", item.name + "x"] where !names.contains(variant) {
-            names.append(variant)
-        }
+    var names: [String] = [""]
+    for item in items.prefix(6) {
+        names += [item.name, String(item.name.dropLast()), item.name + "=", item.name + "x", item.name]
     }
-    if !names.contains("") { names.append("") }
     request.withQueryBytes { bytes in
         guard let bytes, !PercentDecoding.hasEscape(bytes) else { return }
         let found = [Range<Int>?](unsafeUninitializedCapacity: names.count) { values, count in

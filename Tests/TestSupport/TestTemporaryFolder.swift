@@ -7,8 +7,9 @@ import Foundation
 public enum TestTemporaryFolder {
     /// This process's folder, made on first use.
     public static let root: String = {
-        let root = NSTemporaryDirectory() + "mocked-networking-tests-\(ProcessInfo.processInfo.processIdentifier)"
-        try? FileManager.default.removeItem(atPath: root)
+        // A UUID besides the process number: two test runs in containers that share the folder can have one number.
+        let root = NSTemporaryDirectory()
+            + "mocked-networking-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: TestTemporaryFolder.root) }
         return root

@@ -73,14 +73,14 @@ public enum PercentDecoding {
         var count = 0
         // Where the segment being read starts; none before the first `/`.
         var segmentStart = -1
+        func load(at offset: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+        }
         var offset = 0
         while offset < path.count {
-            func word(at offset: Int) -> UInt64 {
-                UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
-            }
             // The last bytes from the path's last eight, those before them shifted out (zeros: neither `/` nor `%`).
             let word = offset + 8 <= path.count
-                ? word(at: offset) : word(at: path.count - 8) >> UInt64((offset - (path.count - 8)) * 8)
+                ? load(at: offset) : load(at: path.count - 8) >> UInt64((offset - (path.count - 8)) * 8)
             if zeroBytes(word ^ 0x2525_2525_2525_2525) != 0 { return nil }
             var slashes = zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
             while slashes != 0 {

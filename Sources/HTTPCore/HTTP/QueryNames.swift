@@ -5,13 +5,21 @@ public struct QueryNames: Sendable {
     private let bytes: [UInt8]
     /// Where each name that an item of a query without `%` can have is in ``bytes``, and its position among the
     /// names. A name holding a `=` or a `&` is left out: an item's name ends at its first `=`, and the item at its `&`.
+    /// A name given again (byte for byte) is not: it gets the value its first is given (``repeats``).
     private let findable: [(name: Int, start: Int, count: Int)]
+    /// The positions of names given before, with the position of their first.
+    private let repeats: [(name: Int, first: Int)]
     public let count: Int
 
     public init(_ names: [String]) {
         var bytes: [UInt8] = []
         var findable: [(name: Int, start: Int, count: Int)] = []
+        var repeats: [(name: Int, first: Int)] = []
         for (index, name) in names.enumerated() {
+            if let first = names[..<index].firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) {
+                repeats.append((index, first))
+                continue
+            }
             let start = bytes.count
             bytes += name.utf8
             if !name.utf8.contains(UInt8(ascii: "=")) && !name.utf8.contains(UInt8(ascii: "&")) {
@@ -20,6 +28,7 @@ public struct QueryNames: Sendable {
         }
         self.bytes = bytes
         self.findable = findable
+        self.repeats = repeats
         count = names.count
     }
 
@@ -59,5 +68,6 @@ public struct QueryNames: Sendable {
                 }
             }
         }
+        for (name, first) in repeats { values[name] = values[first] }
     }
 }

@@ -33,9 +33,9 @@ struct Router: Sendable {
     }
 
     private struct Node: Sendable {
-        /// The literal children, as texts and node indices. Two texts that Swift counts as equal
-        /// (canonically equivalent Unicode) are one child, the first one's bytes.
-        var literals: [(text: String, node: Int)] = []
+        /// The literal children's texts, for building the tree (their nodes are in ``spans``). Two texts that Swift
+        /// counts as equal (canonically equivalent Unicode) are one child, the first one's bytes.
+        var literals: [String] = []
         /// Where each literal child's text lies in ``Router/literalBytes``, and its node: what a request's segment is
         /// compared with, in the order of ``literals``.
         var spans: [(start: Int, count: Int, node: Int)] = []
@@ -51,15 +51,15 @@ struct Router: Sendable {
 
         /// The child for `text` while the tree is built (by Swift's string equality).
         func literal(_ text: String) -> Int? {
-            guard literals.count > Self.scanLimit else { return literals.first { $0.text == text }?.node }
-            return index[text].map { literals[$0].node }
+            guard literals.count > Self.scanLimit else { return literals.firstIndex(of: text).map { spans[$0].node } }
+            return index[text].map { spans[$0].node }
         }
 
         mutating func add(literal text: String, node: Int, at start: Int) {
-            literals.append((text, node))
+            literals.append(text)
             spans.append((start, text.utf8.count, node))
             if literals.count == Self.scanLimit + 1 {
-                index = Dictionary(uniqueKeysWithValues: literals.indices.map { (literals[$0].text, $0) })
+                index = Dictionary(uniqueKeysWithValues: literals.indices.map { (literals[$0], $0) })
             } else if literals.count > Self.scanLimit + 1 {
                 index[text] = literals.count - 1
             }
@@ -115,36 +115,38 @@ struct Router: Sendable {
         // The parameter branches passed over for a literal one, to try when it dead-ends: at most one
         // per segment, kept on the stack rather than in recursion or a heap array.
         let found = withUnsafeTemporaryAllocation(of: (node: Int, level: Int).self, capacity: segments.count) {
-            pending -> Route? in literalBytes.withUnsafeBytes { texts -> Route? in
-            var untried = 0
-            var node = 0
-            var level = 0
-            while true {
-                if level == segments.count {
-                    if let route = route(at: node, for: method, allowed: &allowed) { return route }
-                } else {
-                    let segment = segments[level]
-                    let parameter = segment.isEmpty ? nil : nodes[node].parameter
-                    if let literal = child(of: node, named: segment, texts: texts) {
-                        if let parameter {
-                            pending[untried] = (parameter, level + 1)
-                            untried += 1
+            pending -> Route? in
+            literalBytes.withUnsafeBytes { texts -> Route? in
+                var untried = 0
+                var node = 0
+                var level = 0
+                while true {
+                    if level == segments.count {
+                        if let route = route(at: node, for: method, allowed: &allowed) { return route }
+                    } else {
+                        let segment = segments[level]
+                        let parameter = segment.isEmpty ? nil : nodes[node].parameter
+                        if let literal = child(of: node, named: segment, texts: texts) {
+                            if let parameter {
+                                pending[untried] = (parameter, level + 1)
+                                untried += 1
+                            }
+                            node = literal
+                            level += 1
+                            continue
                         }
-                        node = literal
-                        level += 1
-                        continue
+                        if let parameter {
+                            node = parameter
+                            level += 1
+                            continue
+                        }
                     }
-                    if let parameter {
-                        node = parameter
-                        level += 1
-                        continue
-                    }
+                    guard untried > 0 else { return nil }
+                    untried -= 1
+                    (node, level) = pending[untried]
                 }
-                guard untried > 0 else { return nil }
-                untried -= 1
-                (node, level) = pending[untried]
             }
-        } }
+        }
         guard let found else { return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed) }
         var parameters = [String: String]()
         for (segment, value) in zip(found.path.segments, segments) {
@@ -157,8 +159,9 @@ struct Router: Sendable {
     /// checked too, so the scan and the index match the same segments).
     /// - Parameter texts: ``literalBytes``.
     // Reads the node in place: a method of Node was passed a copy, three references retained and released. Compares
-    // in ``literalBytes``: through the literals' strings, the match cost about 70 instructions more per request
-    // (30 in all, Tests/Benchmarks/instructions.sh).
+    // in ``literalBytes``: through the literals' strings, the loop that calls this cost about 70 instructions more
+    // per request, and the request about 30 more in all, less the buffer's retain and release
+    // (Tests/Benchmarks/instructions.sh).
     @inline(__always)
     private func child(of node: Int, named segment: UnsafeBufferPointer<UInt8>, texts: UnsafeRawBufferPointer) -> Int? {
         func matches(_ span: (start: Int, count: Int, node: Int)) -> Bool {

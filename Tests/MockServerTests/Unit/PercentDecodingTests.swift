@@ -45,12 +45,15 @@ struct PercentDecodingTests {
     }
 
     /// ``QueryNames`` finds every name in one pass: for each, the first decoded item's value, as for one name at a
-    /// time (the same queries and names as above, all looked up together, then each alone).
+    /// time (the queries and names above and longer ones, a name given twice, all looked up together, then each alone).
     @Test func queryNames_FindEachNamesFirstItem_InOnePass() {
         let queries = ["a=b", "a=b=c", "a", "a&&b", "=x&a=1", "&a=", "ab=1&a=2", "x=1&a&a=2", "a=b&a=c", "", "b=1&a=2&b=3",
                        "c=&x=9&b=c=d&&ab&a=1"]
-        let names = ["a", "a=b", "b", "ab", "a&", "&", "x", "c", "b=c", ""]
-        for query in queries {
+        let names = ["a", "a=b", "b", "ab", "a&", "&", "x", "c", "b=c", "", "page", "items_per_page", "items_per_pages",
+                     "items_per_pagf", "a"]
+        let longer = ["page=1&items_per_page=20", "items_per_pages=3&items_per_page=4&page", "items_per_pagf=5",
+                      "pag=1&pagee=2&page=3", "items_per_page&items_per_page=9"]
+        for query in queries + longer {
             let items = PercentDecoding.queryItems(Substring(query)) ?? []
             for wanted in [names] + names.map({ [$0] }) {
                 let expected = wanted.map { name in items.first { $0.name == name }?.value }
@@ -101,15 +104,35 @@ struct PercentDecodingTests {
                 var path = ""
                 while path.utf8.count < length {
                     state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                    switch (state >> 33) % 8 {
+                    // Besides `/` and `%`, bytes one bit from them (`.` and `$`), digits and a two-byte letter: a
+                    // zero-byte test that is not exact takes `/.` for two slashes.
+                    switch (state >> 33) % 10 {
                     case 0, 1: path += "/"
                     case 2: path += seed % 5 == 0 ? "%41" : "b"
+                    case 3: path += "."
+                    case 4: path += seed % 2 == 0 ? "$" : "0"
+                    case 5: path += "é"
                     default: path += "a"
                     }
                 }
                 let parts = path.split(separator: "/", omittingEmptySubsequences: false)
                 let expected = parts.count < 2 ? [] : parts.dropFirst().map { $0.replacingOccurrences(of: "%41", with: "A") }
                 #expect(PercentDecoding.segments(of: Substring(path)) == expected, "\(path)")
+            }
+        }
+    }
+
+    /// `zeroBytes` marks exactly the zero bytes of a word, in every lane, whatever the bytes beside them.
+    @Test func zeroBytes_MarksExactlyTheZeroBytes() {
+        for lane in 0..<8 {
+            for value in 0...255 {
+                for filler: UInt64 in [0x00, 0x01, 0x7F, 0x80, 0xFF] {
+                    var word: UInt64 = 0
+                    for other in 0..<8 { word |= (other == lane ? UInt64(value) : filler) << UInt64(other * 8) }
+                    var expected: UInt64 = 0
+                    for other in 0..<8 where (word >> UInt64(other * 8)) & 0xFF == 0 { expected |= 0x80 << UInt64(other * 8) }
+                    #expect(PercentDecoding.zeroBytes(word) == expected, "\(String(word, radix: 16))")
+                }
             }
         }
     }
