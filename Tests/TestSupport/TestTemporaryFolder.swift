@@ -15,7 +15,7 @@ public enum TestTemporaryFolder {
         return root
     }()
 
-    /// The path of a new folder's in ``root``, named `prefix` and a UUID; created only when `create` is true.
+    /// The path of a new folder in ``root``, named `prefix` and a UUID; created only when `create` is true.
     public static func folder(_ prefix: String, create: Bool = true) throws -> String {
         let path = root + "/\(prefix)-\(UUID().uuidString)"
         if create { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
