@@ -40,11 +40,8 @@ enum PathSegments {
 
     /// Whether `segment` is exactly `text`'s bytes: paths match byte for byte, as sent once decoded.
     static func equal(_ segment: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
-        guard segment.count == text.utf8.count else { return false }
-        return text.utf8.withContiguousStorageIfAvailable { bytes in
-            for index in 0..<bytes.count where bytes[index] != segment[index] { return false }
-            return true
-        } ?? text.utf8.elementsEqual(segment)
+        text.utf8.withContiguousStorageIfAvailable { ShortBytes.equal(UnsafeRawBufferPointer(segment), UnsafeRawBufferPointer($0)) }
+            ?? text.utf8.elementsEqual(segment)
     }
 
     static func text(_ segment: UnsafeBufferPointer<UInt8>) -> String {

@@ -35,7 +35,8 @@ struct RequestValidator {
     }
 
     /// ``check(fields:value:what:into:)`` for a query, on its bytes (one malformed escape is the only violation
-    /// reported): a value is decoded only to name it in a violation.
+    /// reported): a value is decoded only to name it in a violation. A query without a `%` (most) has every name
+    /// looked up in one pass (see ``QueryNames``); one with a `%`, name by name.
     /// - Parameter names: `fields`' names, prepared.
     private static func checkQuery(of request: HTTPRequest, against fields: Route.Fields, named names: QueryNames,
                                    into violations: inout [String]) {
@@ -46,42 +47,40 @@ struct RequestValidator {
             }
             // Most queries hold no `%`: then they are well-formed, and no value needs decoding.
             let escaped = PercentDecoding.hasEscape(bytes)
-            if !escaped && conforms(bytes, to: fields, named: names) { return }
             guard !escaped || PercentDecoding.isWellFormed(bytes) else {
                 violations.append("query string has a malformed percent-escape")
                 return
             }
-            for (name, type) in fields {
-                guard let raw = PercentDecoding.firstValue(of: name, in: bytes, escaped: escaped) else {
-                    if !type.isOptional { violations.append(missing("query parameter", name)) }
-                    continue
+            withUnsafeTemporaryAllocation(of: Range<Int>?.self, capacity: fields.count) { values in
+                if escaped {
+                    for index in fields.indices {
+                        // The value is a slice of the query: its place in it.
+                        values[index] = PercentDecoding.firstValue(of: fields[index].name, in: bytes, escaped: true)
+                            .flatMap { value in
+                                guard let start = value.baseAddress, let base = bytes.baseAddress else { return nil }
+                                return (start - base)..<(start - base + value.count)
+                            }
+                    }
+                } else {
+                    names.firstValues(inUnescaped: bytes, into: values)
                 }
-                let accepted = escaped && raw.contains(UInt8(ascii: "%"))
-                    ? PercentDecoding.decode(raw).map { type.accepts(text: $0) } ?? false
-                    : type.accepts(utf8: raw)
-                if !accepted {
-                    let value = PercentDecoding.decode(raw) ?? ""
-                    violations.append(mistyped("query parameter", name, value: value, type: type))
+                // Fields read by index, and a name only for a violation: iterating the pairs copied each name.
+                for index in fields.indices {
+                    let type = fields[index].type
+                    guard let range = values[index] else {
+                        if !type.isOptional { violations.append(missing("query parameter", fields[index].name)) }
+                        continue
+                    }
+                    let raw = UnsafeBufferPointer(rebasing: bytes[range])
+                    let accepted = escaped && raw.contains(UInt8(ascii: "%"))
+                        ? PercentDecoding.decode(raw).map { type.accepts(text: $0) } ?? false
+                        : type.accepts(utf8: raw)
+                    if !accepted {
+                        let value = PercentDecoding.decode(raw) ?? ""
+                        violations.append(mistyped("query parameter", fields[index].name, value: value, type: type))
+                    }
                 }
             }
-        }
-    }
-
-    /// Whether a query without a `%` has every field `fields` requires, each of its type: every name looked up in
-    /// one pass (see ``QueryNames``). When it has not, ``checkQuery(of:against:named:into:)`` names what is wrong.
-    private static func conforms(_ query: UnsafeBufferPointer<UInt8>, to fields: Route.Fields, named names: QueryNames)
-        -> Bool
-    {
-        withUnsafeTemporaryAllocation(of: Range<Int>?.self, capacity: names.count) { values in
-            names.firstValues(inUnescaped: query, into: values)
-            for index in 0..<names.count {
-                guard let value = values[index] else {
-                    if fields[index].type.isOptional { continue }
-                    return false
-                }
-                guard fields[index].type.accepts(utf8: UnsafeBufferPointer(rebasing: query[value])) else { return false }
-            }
-            return true
         }
     }
 
