@@ -19,6 +19,7 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case (.request(let a, let consumedA), .request(let b, let consumedB)):
         precondition(consumedA == consumedB && a.body == b.body && a.target == b.target, "split parse differs")
         checkRecycled(a, bytes: bytes, limits: limits)
+        checkHead(a, bytes: bytes)
         precondition(consumedA <= size, "consumed more than was given")
         checkPercentDecoding(a)
         checkHeaderFacts(a)
@@ -48,8 +49,25 @@ private func checkRecycled(_ fresh: HTTPRequest, bytes: [UInt8], limits: HTTPLim
             precondition(recycled.headers[field.name] == fresh.headers[field.name], "recycled look-up differs")
         }
         precondition(recycled.headers["x-a"] == fresh.headers["x-a"], "recycled look-up differs")
+        precondition(recycled.head == fresh.head && recycled.target == fresh.target, "recycled head differs")
         if round == 0 { parser.recycle(recycled) }
     }
+}
+
+/// The head a request keeps (what the journal shows of it) must be the bytes received, and read back by `HeadFields`
+/// as the parser read them.
+private func checkHead(_ request: HTTPRequest, bytes: [UInt8]) {
+    var start = 0
+    while start + 1 < bytes.count && bytes[start] == 13 && bytes[start + 1] == 10 { start += 2 }
+    let end = start + request.head.count
+    precondition(bytes[start...].starts(with: request.head) && bytes[end...].starts(with: [13, 10, 13, 10]),
+                 "the head is not the bytes received")
+    let text = { (range: Range<Int>) in String(decoding: request.head[range], as: UTF8.self) }
+    let line = HeadFields.requestLine(in: request.head)
+    precondition(text(line.method) == request.method && text(line.target) == request.target, "the request line reads back differently")
+    var fields: [[String]] = []
+    HeadFields.forEach(in: request.head) { name, value in fields.append([text(name), text(value)]) }
+    precondition(fields == request.headers.fields.map { [$0.name, $0.value] }, "the fields read back differently")
 }
 
 /// The allocation-free path split and query lookup must agree with splitting and decoding the obvious way.

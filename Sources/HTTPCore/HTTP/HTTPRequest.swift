@@ -4,17 +4,22 @@ public struct HTTPRequest: Sendable {
     /// Whether ``method`` is `HEAD`, noted when it is set: the request path asks for every request, and comparing two
     /// short strings that differ calls into the runtime (about 25 instructions).
     public private(set) var isHead: Bool
-    /// The request target's bytes exactly as sent (origin-form, absolute-form or `*`). Bytes, not a string:
-    /// the parser writes each request's into the storage of the one before (see
-    /// ``HTTPRequestParser/parse(_:into:)``), where a string would be a new allocation every time.
-    public private(set) var targetBytes: [UInt8]
+    /// The request line and header fields exactly as received, without the empty line that ends the head (so the
+    /// last field without its CRLF): what the journal keeps of a request, and where the target is read. The parser
+    /// writes each request's into the storage of the one before (see ``HTTPRequestParser/parse(_:into:)``). A
+    /// request made in code (``init(method:target:version:headers:body:)``) has the head it would be received
+    /// as; changing ``headers`` afterwards does not change it.
+    public private(set) var head: [UInt8]
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
     /// What the framing and connection headers say, gathered in one pass while parsing.
     public var facts = HeaderFacts()
+    /// Where the target lies in ``head``.
+    private var targetStart: Int32
+    private var targetEnd: Int32
     /// Where ``path`` and ``query`` lie in the target (an empty path stands for `/`; a negative query start for
-    /// none). Offsets rather than two substrings: those held two more references to the target's storage and
+    /// none). Offsets rather than two substrings: those held two more references to the head's storage and
     /// 64 more bytes, retained and copied on every move of a request.
     private var bounds: TargetBounds
 
@@ -22,19 +27,18 @@ public struct HTTPRequest: Sendable {
     /// ``TargetBounds/init(of:method:)``); a target it rejects is all path.
     public init(method: String, target: String, version: HTTPVersion = .http11, headers: HTTPHeaders = HTTPHeaders(),
                 body: [UInt8] = []) {
-        let bytes = Array(target.utf8)
-        let bounds = bytes.withUnsafeBytes { raw in
-            (try? TargetBounds(of: raw, method: method))
-                ?? TargetBounds(pathStart: 0, pathEnd: Int32(raw.count), queryStart: -1)
+        let head = Self.head(method: method, target: target, version: version, fields: headers.fields)
+        let targetStart = method.utf8.count + 1
+        let targetEnd = targetStart + target.utf8.count
+        let bounds = head.withUnsafeBytes { head in
+            let target = UnsafeRawBufferPointer(rebasing: head[targetStart..<targetEnd])
+            return (try? TargetBounds(of: target, method: method))
+                ?? TargetBounds(pathStart: 0, pathEnd: Int32(target.count), queryStart: -1)
         }
-        self.init(method: method, targetBytes: bytes, bounds: bounds, version: version, headers: headers, body: body)
-    }
-
-    init(method: String, targetBytes: [UInt8], bounds: TargetBounds, version: HTTPVersion, headers: HTTPHeaders,
-         body: [UInt8]) {
         self.method = method
         isHead = method == "HEAD"
-        self.targetBytes = targetBytes
+        self.head = head
+        (self.targetStart, self.targetEnd) = (Int32(targetStart), Int32(targetEnd))
         self.bounds = bounds
         self.version = version
         self.headers = headers
@@ -43,42 +47,59 @@ public struct HTTPRequest: Sendable {
 
     /// A request with no method, target or fields: the storage a connection's first request is parsed into.
     public init() {
-        self.init(method: "", targetBytes: [], bounds: TargetBounds(pathStart: 0, pathEnd: 0, queryStart: -1),
-                  version: .http11, headers: HTTPHeaders(), body: [])
+        self.init(method: "", target: "")
     }
 
-    /// Writes the request line's parts over this request's, the target into its storage when no one else holds it.
-    mutating func rewrite(method: String, isHead: Bool, target: UnsafeRawBufferPointer, bounds: TargetBounds,
-                          version: HTTPVersion) {
+    /// The head a request with these parts is received as (see ``head``): the request line, then each field as
+    /// `name: value`, the lines joined by CRLF.
+    public static func head(method: String, target: String, version: HTTPVersion,
+                            fields: [(name: String, value: String)]) -> [UInt8] {
+        var head = Array("\(method) \(target) HTTP/1.\(version.minor)".utf8)
+        for field in fields {
+            head += "\r\n\(field.name): \(field.value)".utf8
+        }
+        return head
+    }
+
+    /// Writes the request line's parts over this request's, and `head` into its storage when no one else holds it.
+    /// - Parameter target: Where the target lies in `head`.
+    mutating func rewrite(method: String, isHead: Bool, head: UnsafeRawBufferPointer, target: Range<Int>,
+                          bounds: TargetBounds, version: HTTPVersion) {
         self.method = method
         self.isHead = isHead
-        targetBytes.replaceSubrange(0..<targetBytes.count, with: target)
+        self.head.overwrite(with: head)
+        (targetStart, targetEnd) = (Int32(target.lowerBound), Int32(target.upperBound))
         self.bounds = bounds
         self.version = version
         facts = HeaderFacts()
         if !body.isEmpty { body = [] }
     }
 
+    /// The request target's bytes exactly as sent, in place in ``head``.
+    public var targetBytes: ArraySlice<UInt8> { head[Int(targetStart)..<Int(targetEnd)] }
+
     /// The request target exactly as sent (the parser admits only visible ASCII in it).
     public var target: String { String(decoding: targetBytes, as: UTF8.self) }
 
     /// Whether the target is `*`, the form only OPTIONS may have (RFC 9112 §3.2.4): its bytes read in place.
-    public var isAsteriskForm: Bool { targetBytes.count == 1 && targetBytes[0] == UInt8(ascii: "*") }
+    public var isAsteriskForm: Bool { targetEnd == targetStart + 1 && head[Int(targetStart)] == UInt8(ascii: "*") }
 
     /// The path of the target (percent-encoded, without the query), as a new string: the request path reads
     /// it in place instead (``withPathBytes(_:)``).
     public var path: Substring {
         guard bounds.pathEnd > bounds.pathStart else { return "/" }
-        return Substring(String(decoding: targetBytes[Int(bounds.pathStart)..<Int(bounds.pathEnd)], as: UTF8.self))
+        let start = Int(targetStart)
+        return Substring(String(decoding: head[(start + Int(bounds.pathStart))..<(start + Int(bounds.pathEnd))],
+                                as: UTF8.self))
     }
 
     /// The query of the target, without `?`, or `nil`; as a new string (see ``withQueryBytes(_:)``).
     public var query: Substring? {
         guard bounds.queryStart >= 0 else { return nil }
-        return Substring(String(decoding: targetBytes[Int(bounds.queryStart)...], as: UTF8.self))
+        return Substring(String(decoding: head[Int(targetStart + bounds.queryStart)..<Int(targetEnd)], as: UTF8.self))
     }
 
-    /// Calls `body` with the path's bytes, read in place in the target (see ``path``).
+    /// Calls `body` with the path's bytes, read in place in the head (see ``path``).
     // Not generic: called from another module, a generic function runs unspecialized. (Read through a
     // substring's UTF-8 view, as before, the bytes were reached by a generic slice method: about 130
     // instructions a call.)
@@ -86,19 +107,19 @@ public struct HTTPRequest: Sendable {
         guard bounds.pathEnd > bounds.pathStart else { return ("/" as StaticString).withUTF8Buffer(body) }
         // The closures capture the bounds, not the request: capturing `self` copied the whole request, and
         // destroyed the copy, about 230 instructions a call.
-        let range = Int(bounds.pathStart)..<Int(bounds.pathEnd)
-        targetBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        let range = Int(targetStart + bounds.pathStart)..<Int(targetStart + bounds.pathEnd)
+        head.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
-    /// Calls `body` with the query's bytes, read in place in the target, or with `nil` when there is no query.
+    /// Calls `body` with the query's bytes, read in place in the head, or with `nil` when there is no query.
     public func withQueryBytes(_ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
         guard bounds.queryStart >= 0 else { return body(nil) }
-        let start = Int(bounds.queryStart)
-        targetBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start...])) }
+        let range = Int(targetStart + bounds.queryStart)..<Int(targetEnd)
+        head.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// The query's items, decoded as ``PercentDecoding`` does: none without a query, `nil` for a malformed
-    /// escape. Read in place in the target.
+    /// escape. Read in place in the head.
     public var queryItems: [(name: String, value: String)]? {
         var items: [(name: String, value: String)]? = []
         withQueryBytes { bytes in if let bytes { items = PercentDecoding.queryItems(bytes) } }
@@ -338,6 +359,18 @@ extension Array {
     @inlinable
     package mutating func removeAllKeepingStorage() {
         while !isEmpty { removeLast() }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Makes these bytes `bytes`' copy, in this array's storage when no one else holds it: bytes of the same length
+    /// (a connection's requests, most often, or the journal's entries for one endpoint) are copied over in place,
+    /// where `replaceSubrange` is generic code (about 80 instructions more). Inlinable, as
+    /// ``removeAllKeepingStorage()``.
+    @inlinable
+    package mutating func overwrite(with bytes: UnsafeRawBufferPointer) {
+        guard count == bytes.count, count > 0 else { return replaceSubrange(0..<count, with: bytes) }
+        withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
     }
 }
 

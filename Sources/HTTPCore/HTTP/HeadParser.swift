@@ -84,7 +84,8 @@ public struct HeadParser {
         let head: StaticString = "HEAD"
         let isHead = methodBytes.count == 4 && ShortBytes.equal(methodBytes.baseAddress!, head.utf8Start, count: 4)
         // The previous request's fields stay, to be written over (see ``HTTPHeaders/overwrite(_:name:known:value:)``).
-        request.rewrite(method: method, isHead: isHead, target: targetBytes, bounds: bounds, version: version)
+        request.rewrite(method: method, isHead: isHead, head: bytes, target: (firstSpace + 1)..<secondSpace, bounds: bounds,
+                        version: version)
         request.headers.reserveCapacity(8)
     }
 

@@ -26,25 +26,26 @@ struct HeaderRedaction: Sendable {
     }
 
     /// Which fields are secret: bit `n` of ``redacted`` for field `n`, and of ``keepingScheme`` when it keeps
-    /// its scheme. Only the first 64 fields can be marked; the journal redacts a list with a secret past them
+    /// its scheme. Only the first 64 fields can be marked; the journal redacts a head with a secret past them
     /// as it records it (``recorded(_:)``).
     struct Marks: Sendable, Equatable {
         var redacted: UInt64 = 0
         var keepingScheme: UInt64 = 0
     }
 
-    /// The fields as the journal records them, and the secret ones among them. This runs for every journaled
+    /// The request's head as the journal records it, and the secret fields in it. This runs for every journaled
     /// request: most carry no credential and cost a length test per field.
-    func recorded(_ fields: [(name: String, value: String)]) -> (fields: [(name: String, value: String)], marks: Marks) {
-        guard !names.isEmpty else { return (fields, Marks()) }
+    func recorded(_ request: HTTPRequest) -> (head: [UInt8], marks: Marks) {
+        guard !names.isEmpty else { return (request.head, Marks()) }
         var marks = Marks()
+        let fields = request.headers.fields
         for index in fields.indices {
             guard let secret = position(of: fields[index].name) else { continue }
-            guard index < 64 else { return (apply(fields), Marks()) }
+            guard index < 64 else { return (redactedHead(request.head), Marks()) }
             marks.redacted |= 1 << UInt64(index)
             if secret < 2 { marks.keepingScheme |= 1 << UInt64(index) }
         }
-        return (fields, marks)
+        return (request.head, marks)
     }
 
     /// `fields` with the secret ones redacted at once.
@@ -65,14 +66,14 @@ struct HeaderRedaction: Sendable {
         }
     }
 
-    /// A response head (status line and `name: value` lines, each ended by CRLF) with the values of its secret
-    /// fields redacted, as the journal shows a relayed response: a backend's `Set-Cookie` carries a session.
-    /// `head` itself when it has none.
+    /// A head (a request or status line, then `name: value` lines; see ``HeadFields``) with the values of its secret
+    /// fields redacted: as the journal shows a relayed response (a backend's `Set-Cookie` carries a session), and
+    /// records a request whose secrets the marks cannot hold. `head` itself when it has none.
     func redactedHead(_ head: [UInt8]) -> [UInt8] {
         guard !names.isEmpty else { return head }
         var redactedHead: [UInt8] = []
         var copied = head.startIndex
-        ResponseHeadFields.forEach(in: head) { name, value in
+        HeadFields.forEach(in: head) { name, value in
             guard let secret = head[name].withUnsafeBufferPointer({ position(of: $0) }) else { return }
             redactedHead += head[copied..<value.lowerBound]
             redactedHead += Self.redacted(String(decoding: head[value], as: UTF8.self), keepingScheme: secret < 2).utf8

@@ -83,17 +83,17 @@ public final class Journal: Sendable {
             entry.sequence = sequence
             ring.nextSequence += 1
             if ring.entries.count < capacity {
-                var (target, fields): ([UInt8], [(name: String, value: String)]) = ([], [])
-                entry.keep(in: &target, &fields)
+                var storage: [UInt8] = []
+                entry.keep(in: &storage)
                 ring.entries.append(entry)
                 ring.events.append(nil)
             } else {
                 // Swapped in rather than copied; the dropped entry is released after the lock, and its storage
-                // takes the new one's target and fields.
+                // takes the new one's request head.
                 swap(&ring.entries[ring.start], &entry)
                 swap(&ring.events[ring.start], &event)
-                var (target, fields) = entry.takeStorage()
-                ring.entries[ring.start].keep(in: &target, &fields)
+                var storage = entry.takeStorage()
+                ring.entries[ring.start].keep(in: &storage)
                 ring.start = (ring.start + 1) % capacity
             }
             // Feeds write their events when their readers can take them: here only a flag per feed is read.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPCore
 
 /// A journal entry written as JSON by hand: the same object as its `Encodable` form (keys sorted), in a
 /// fraction of the time, since the live journal and the dashboard's refetches write many of them.
@@ -120,7 +121,7 @@ private struct JSONObjectWriter {
     mutating func responseHeaders(head: [UInt8], length: Int?) {
         out.append(UInt8(ascii: "["))
         var first = true
-        ResponseHeadFields.forEach(in: head) { name, value in
+        HeadFields.forEach(in: head) { name, value in
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             out.append(UInt8(ascii: "["))

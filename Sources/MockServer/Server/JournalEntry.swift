@@ -13,15 +13,26 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// Wall-clock time of arrival; formatted only when read, so recording costs nothing extra.
     let seconds: Int
     let milliseconds: Int
-    public let method: String
-    /// The request target's bytes. Kept in the journal's own storage, reused from the entry it replaces (see
-    /// ``keep(in:_:)``), so that the request's goes back to its connection unshared.
-    private(set) var targetBytes: [UInt8]
-    /// The header fields as sent, secrets included: in the journal's own storage, as ``targetBytes``. Read
-    /// through ``shownFields``, which redacts the fields ``secrets`` marks.
-    private(set) var sentFields: [(name: String, value: String)]
+    /// The request line and header fields as received (``HTTPRequest/head``), secrets included: one copy of bytes
+    /// per request, where a method, a target and a list of fields cost a retain and a release each, and each field
+    /// two more (about 270 instructions for a request with one field, about 800 for an app's eight,
+    /// Tests/Benchmarks/instructions.sh). Kept in the journal's own storage, reused from the entry it replaces
+    /// (see ``keep(in:)``), so that the request's goes back to its connection unshared. Read, when an entry is,
+    /// through ``method``, ``target`` and ``shownFields``.
+    private(set) var requestHead: [UInt8]
     /// Which of ``sentFields`` are secrets (see ``HeaderRedaction``).
     let secrets: HeaderRedaction.Marks
+    /// The request's method.
+    public var method: String { String(decoding: requestHead[requestLine.method], as: UTF8.self) }
+    /// The header fields as sent, secrets included, in arrival order.
+    var sentFields: [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        HeadFields.forEach(in: requestHead) { name, value in
+            fields.append((String(decoding: requestHead[name], as: UTF8.self),
+                           String(decoding: requestHead[value], as: UTF8.self)))
+        }
+        return fields
+    }
     /// The header fields as the journal shows them, secrets redacted.
     var shownFields: [(name: String, value: String)] { HeaderRedaction.shown(sentFields, marks: secrets) }
     public let bodySize: Int
@@ -132,7 +143,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var responseHeaders: [[String]] {
         guard !responseHead.isEmpty else { return [] }
         var fields: [[String]] = []
-        ResponseHeadFields.forEach(in: responseHead) { name, value in
+        HeadFields.forEach(in: responseHead) { name, value in
             fields.append([String(decoding: responseHead[name], as: UTF8.self),
                            String(decoding: responseHead[value], as: UTF8.self)])
         }
@@ -149,7 +160,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     }
 
     /// The request target exactly as sent.
-    public var target: String { String(decoding: targetBytes, as: UTF8.self) }
+    public var target: String { String(decoding: requestHead[requestLine.target], as: UTF8.self) }
+
+    private var requestLine: (method: Range<Int>, target: Range<Int>) { HeadFields.requestLine(in: requestHead) }
 
     /// ISO 8601, UTC, with milliseconds.
     public var time: String { HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds) }
@@ -162,18 +175,31 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         shownFields.first { HTTPHeaders.equal($0.name, name) }?.value
     }
 
-    /// - Parameter secrets: Which of `fields` the journal shows redacted.
-    init(method: String, target: [UInt8], fields: [(name: String, value: String)],
+    /// An entry for a request with these parts: its head made as ``HTTPRequest/head(method:target:version:fields:)``
+    /// makes it.
+    init(method: String, target: String, fields: [(name: String, value: String)],
          secrets: HeaderRedaction.Marks = .init(), bodySize: Int,
+         body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
+         fault: String?, violations: [String], reason: String? = nil, session: String? = nil,
+         selection: Selection.Reason? = nil, scenarioSequence: String? = nil, scenarioStep: Int? = nil,
+         delayMs: Int? = nil) {
+        self.init(requestHead: HTTPRequest.head(method: method, target: target, version: .http11, fields: fields),
+                  secrets: secrets, bodySize: bodySize, body: body, endpoint: endpoint, scenario: scenario,
+                  status: status, fault: fault, violations: violations, reason: reason, session: session,
+                  selection: selection, scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, delayMs: delayMs)
+    }
+
+    /// - Parameters:
+    ///   - requestHead: The request's head as received (``HTTPRequest/head``).
+    ///   - secrets: Which of its fields the journal shows redacted.
+    init(requestHead: [UInt8], secrets: HeaderRedaction.Marks = .init(), bodySize: Int,
          body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
          fault: String?, violations: [String], reason: String? = nil, session: String? = nil,
          selection: Selection.Reason? = nil, scenarioSequence: String? = nil, scenarioStep: Int? = nil,
          delayMs: Int? = nil) {
         (seconds, milliseconds) = POSIX.wallClock()
         sequence = 0
-        self.method = method
-        targetBytes = target
-        sentFields = fields
+        self.requestHead = requestHead
         self.secrets = secrets
         self.bodySize = bodySize
         self.endpoint = endpoint
@@ -185,35 +211,19 @@ public struct JournalEntry: Sendable, Codable, Equatable {
                                scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, delayMs: delayMs)
     }
 
-    /// Takes the storage of the target and the fields, leaving this entry without them: see ``keep(in:_:)``.
-    mutating func takeStorage() -> (target: [UInt8], fields: [(name: String, value: String)]) {
-        var storage: (target: [UInt8], fields: [(name: String, value: String)]) = ([], [])
-        swap(&storage.target, &targetBytes)
-        swap(&storage.fields, &sentFields)
+    /// Takes the storage of the request head, leaving this entry without it: see ``keep(in:)``.
+    mutating func takeStorage() -> [UInt8] {
+        var storage: [UInt8] = []
+        swap(&storage, &requestHead)
         return storage
     }
 
-    /// Copies the target and the fields into `target` and `fields` (the storage of the entry this one replaced,
-    /// written in place when nothing else holds it) and keeps those, handing back the ones it had. So the journal
-    /// keeps no reference to a request's storage, which its connection writes the next request into.
-    mutating func keep(in target: inout [UInt8], _ fields: inout [(name: String, value: String)]) {
-        if target.count == targetBytes.count {
-            // The same length (the same endpoint again, most often): copied over in place, where `replaceSubrange`
-            // is generic code.
-            target.withUnsafeMutableBytes { destination in
-                targetBytes.withUnsafeBytes { destination.copyMemory(from: $0) }
-            }
-        } else {
-            target.replaceSubrange(0..<target.count, with: targetBytes)
-        }
-        swap(&target, &targetBytes)
-        // Field by field, over the dropped entry's (`append(contentsOf:)` copied each field through the runtime's
-        // generic tuple copy, and emptying the list first cost about 60 instructions).
-        let kept = min(fields.count, sentFields.count)
-        for index in 0..<kept { fields[index] = sentFields[index] }
-        while fields.count > sentFields.count { fields.removeLast() }
-        for index in kept..<sentFields.count { fields.append(sentFields[index]) }
-        swap(&fields, &sentFields)
+    /// Copies the request head into `storage` (the storage of the entry this one replaced, written in place when
+    /// nothing else holds it) and keeps that, handing back the one it had. So the journal keeps no reference to a
+    /// request's storage, which its connection writes the next request into.
+    mutating func keep(in storage: inout [UInt8]) {
+        requestHead.withUnsafeBytes { storage.overwrite(with: $0) }
+        swap(&storage, &requestHead)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -259,10 +269,11 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         sequence = try container.decode(Int.self, forKey: .sequence)
         let time = try container.decode(String.self, forKey: .time)
         (seconds, milliseconds) = HTTPDate.parseISO8601(time) ?? (0, 0)
-        method = try container.decode(String.self, forKey: .method)
-        targetBytes = Array(try container.decode(String.self, forKey: .target).utf8)
-        // As shown: redacted already.
-        sentFields = try container.decode([[String]].self, forKey: .headers).map { ($0.first ?? "", $0.last ?? "") }
+        // The fields as shown: redacted already.
+        requestHead = HTTPRequest.head(
+            method: try container.decode(String.self, forKey: .method),
+            target: try container.decode(String.self, forKey: .target), version: .http11,
+            fields: try container.decode([[String]].self, forKey: .headers).map { ($0.first ?? "", $0.last ?? "") })
         secrets = .init()
         bodySize = try container.decode(Int.self, forKey: .bodySize)
         let body: [UInt8]
@@ -306,7 +317,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
         lhs.sequence == rhs.sequence && lhs.seconds == rhs.seconds && lhs.milliseconds == rhs.milliseconds
-            && lhs.method == rhs.method && lhs.targetBytes == rhs.targetBytes && lhs.headers == rhs.headers
+            && lhs.method == rhs.method && lhs.target == rhs.target && lhs.headers == rhs.headers
             && lhs.bodySize == rhs.bodySize && lhs.body == rhs.body && lhs.bodyTruncated == rhs.bodyTruncated
             && lhs.endpoint == rhs.endpoint && lhs.scenario == rhs.scenario
             && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations

@@ -54,7 +54,7 @@ final class RequestHandler: HTTPResponder {
     }
 
     func reject(_ status: HTTPStatus, reason: String) -> Reply {
-        let entry = JournalEntry(method: "-", target: Array("-".utf8), fields: [], bodySize: 0, endpoint: nil, scenario: nil,
+        let entry = JournalEntry(method: "-", target: "-", fields: [], bodySize: 0, endpoint: nil, scenario: nil,
                                  status: status.code, fault: nil, violations: [], reason: reason)
         return journaled(.respond(ServerJSON.error(status, reason)), entry)
     }
@@ -364,9 +364,8 @@ final class RequestHandler: HTTPResponder {
         // Built by one initializer, with every field known on arrival a constant: a field set after it (on a
         // variable here, or in the initializer once every field had a value) had the whole entry copied and
         // the original destroyed, about 650 instructions per request (Tests/Benchmarks/instructions.sh).
-        let (fields, secrets) = redaction.recorded(request.headers.fields)
-        return JournalEntry(method: request.method, target: request.targetBytes, fields: fields, secrets: secrets,
-                            bodySize: request.body.count,
+        let (head, secrets) = redaction.recorded(request)
+        return JournalEntry(requestHead: head, secrets: secrets, bodySize: request.body.count,
                             body: bodyRedaction.capture(request), endpoint: endpoint,
                             scenario: selection?.play.name, status: status, fault: fault, violations: violations,
                             reason: reason, session: session, selection: selection?.reason,

@@ -324,7 +324,45 @@ struct HTTPRequestParserTests {
         #expect(pathBytes == Array(path.utf8) && queryBytes == query.map { Array($0.utf8) })
         // A request made in code finds the same.
         let made = HTTPRequest(method: method, target: target)
-        #expect(made.path == path && made.query.map(String.init) == query)
+        #expect(made.target == target && made.path == path && made.query.map(String.init) == query)
+        made.withPathBytes { pathBytes = Array($0) }
+        made.withQueryBytes { queryBytes = $0.map(Array.init) }
+        #expect(pathBytes == Array(path.utf8) && queryBytes == query.map { Array($0.utf8) })
+    }
+
+    /// The head a request keeps (what the journal records) is the bytes received, after any empty lines and
+    /// without the empty line that ends it, written into the storage of the request before, of the same length or
+    /// not; the target, path and query are read in place in it. A request made in code has the head it would be
+    /// received as.
+    @Test func head_IsTheBytesReceived_InTheStorageOfTheRequestBefore() throws {
+        var parser = HTTPRequestParser()
+        var storage = HTTPRequest()
+        let requests: [(text: String, head: String, path: String, query: String?)] = [
+            ("GET /a?x=1 HTTP/1.1\r\nHost: a\r\nX-B:  b \r\n\r\n", "GET /a?x=1 HTTP/1.1\r\nHost: a\r\nX-B:  b ", "/a", "x=1"),
+            ("\r\nPOST /bb HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi",
+             "POST /bb HTTP/1.1\r\nHost: a\r\nContent-Length: 2", "/bb", nil),
+            ("GET /c?y=2 HTTP/1.1\r\nHost: c\r\nX-B:  c \r\n\r\n", "GET /c?y=2 HTTP/1.1\r\nHost: c\r\nX-B:  c ", "/c", "y=2"),
+            ("GET /d?z=3 HTTP/1.1\r\nHost: d\r\nX-B:  d \r\n\r\n", "GET /d?z=3 HTTP/1.1\r\nHost: d\r\nX-B:  d ", "/d", "z=3"),
+            ("OPTIONS * HTTP/1.0\r\n\r\n", "OPTIONS * HTTP/1.0", "*", nil),
+        ]
+        for (text, head, path, query) in requests {
+            guard case .request = Array(text.utf8).withUnsafeBytes({ parser.parse($0, into: &storage) }) else {
+                Issue.record("no request from \(text.debugDescription)")
+                return
+            }
+            #expect(String(decoding: storage.head, as: UTF8.self) == head)
+            var (pathBytes, queryBytes): ([UInt8], [UInt8]?) = ([], [])
+            storage.withPathBytes { pathBytes = Array($0) }
+            storage.withQueryBytes { queryBytes = $0.map(Array.init) }
+            #expect(pathBytes == Array(path.utf8) && queryBytes == query.map { Array($0.utf8) }, "\(head)")
+            #expect(storage.target == path + (query.map { "?" + $0 } ?? ""))
+            #expect(storage.isAsteriskForm == (path == "*"))
+        }
+        var headers = HTTPHeaders()
+        headers.append(name: "Host", value: "a")
+        headers.append(name: "X-B", value: "b c")
+        let made = HTTPRequest(method: "PUT", target: "/e?f", version: .http10, headers: headers)
+        #expect(String(decoding: made.head, as: UTF8.self) == "PUT /e?f HTTP/1.0\r\nHost: a\r\nX-B: b c")
     }
 
     @Test(arguments: [

@@ -1,3 +1,4 @@
+import HTTPCore
 @testable import MockServer
 import Testing
 
@@ -33,7 +34,7 @@ struct HeaderRedactionTests {
         #expect(HeaderRedaction(extraNames: [], enabled: false).apply(fields).map(\.value) == fields.map(\.value))
     }
 
-    /// The journal records the fields as sent with marks, and redacts when it shows them: the same as redacting
+    /// The journal records the head as sent with marks, and redacts when it shows its fields: the same as redacting
     /// at once, and a secret past the 64 fields the marks hold is redacted as recorded.
     @Test func recordedFields_AreShownRedacted_AsRedactingAtOnce() {
         let redaction = HeaderRedaction(extraNames: ["X-Api-Key"], enabled: true)
@@ -43,24 +44,35 @@ struct HeaderRedactionTests {
         for count in [0, 1, 60, 63, 64, 70] {
             var fields: [(name: String, value: String)] = (0..<count).map { ("X-F\($0)", "v\($0)") }
             fields += secrets + [("Host", "a")]
-            let (recorded, marks) = redaction.recorded(fields)
-            let shown = HeaderRedaction.shown(recorded, marks: marks)
+            let entry = Self.entry(fields, redaction)
             let expected = redaction.apply(fields)
-            #expect(shown.map { [$0.name, $0.value] } == expected.map { [$0.name, $0.value] }, "\(count) fields before")
+            #expect(entry.headers == expected.map { [$0.name, $0.value] }, "\(count) fields before")
             #expect(expected[count].value == "Bearer <redacted, 6 bytes>" && expected.last?.value == "a")
             // Marked while they fit; past that, the values are redacted already.
+            let recorded = entry.sentFields
             #expect(count + 3 < 64 ? recorded[count].value == "Bearer secret" : recorded[count + 3].value == "Basic <redacted, 3 bytes>")
         }
-        #expect(redaction.recorded([("Host", "a")]).marks == .init())
+        #expect(redaction.recorded(Self.request([("Host", "a")])).marks == .init())
+    }
+
+    private static func request(_ fields: [(name: String, value: String)]) -> HTTPRequest {
+        var headers = HTTPHeaders()
+        for field in fields { headers.append(name: field.name, value: field.value) }
+        return HTTPRequest(method: "GET", target: "/", headers: headers)
+    }
+
+    /// The entry the journal records for a request with `fields`.
+    private static func entry(_ fields: [(name: String, value: String)], _ redaction: HeaderRedaction) -> JournalEntry {
+        let (head, secrets) = redaction.recorded(request(fields))
+        return JournalEntry(requestHead: head, secrets: secrets, bodySize: 0, endpoint: nil, scenario: nil, status: 200,
+                            fault: nil, violations: [])
     }
 
     /// What the journal shows of an entry, in every form it takes, has the secrets redacted; its own storage holds
     /// the values as sent.
     @Test func journalEntry_ShowsSecretsRedacted_Everywhere() throws {
-        let redaction = HeaderRedaction(extraNames: [], enabled: true)
-        let (fields, secrets) = redaction.recorded([("Host", "a"), ("Authorization", "Bearer secret")])
-        let entry = JournalEntry(method: "GET", target: Array("/".utf8), fields: fields, secrets: secrets, bodySize: 0,
-                                 endpoint: nil, scenario: nil, status: 200, fault: nil, violations: [])
+        let entry = Self.entry([("Host", "a"), ("Authorization", "Bearer secret")],
+                               HeaderRedaction(extraNames: [], enabled: true))
         #expect(entry.sentFields.last?.value == "Bearer secret")
         #expect(entry.headers == [["Host", "a"], ["Authorization", "Bearer <redacted, 6 bytes>"]])
         #expect(entry.header("authorization") == "Bearer <redacted, 6 bytes>")

@@ -8,7 +8,7 @@ extension JournalEntry {
         target: String = "/",
         status: Int? = 200
     ) -> JournalEntry {
-        JournalEntry(method: method, target: Array(target.utf8), fields: [("Host", "a")], bodySize: 0, endpoint: nil,
+        JournalEntry(method: method, target: target, fields: [("Host", "a")], bodySize: 0, endpoint: nil,
                      scenario: nil, status: status, fault: nil, violations: [])
     }
 }

@@ -17,26 +17,40 @@ struct JournalTests {
         #expect(journal.entries().map(\.target) == ["/1", "/2"])
     }
 
-    @Test func entries_KeepTheirOwnTargetsAndFields_WhileTheRequestsStorageIsWrittenOver() {
-        // The journal copies each request's target and fields into its own storage (the dropped entry's), so the
-        // request's can take the next request's: neither must show through into the other.
+    @Test func entries_KeepTheirOwnHeads_WhileTheRequestsStorageIsWrittenOver() {
+        // The journal copies each request's head into its own storage (the dropped entry's), so the request's can
+        // take the next request's: neither must show through into the other.
         let journal = Journal(capacity: 2)
-        var target = Array("/first/and/longest?x=1".utf8)
-        var fields: [(name: String, value: String)] = [("Host", "a"), ("X-Long", String(repeating: "v", count: 40))]
+        var head = HTTPRequest.head(method: "GET", target: "/first/and/longest?x=1", version: .http11,
+                                    fields: [("Host", "a"), ("X-Long", String(repeating: "v", count: 40))])
         var read: [JournalEntry] = []
         for number in 1...5 {
-            journal.append(JournalEntry(method: "GET", target: target, fields: fields, bodySize: 0, endpoint: nil,
-                                        scenario: nil, status: 200, fault: nil, violations: []))
-            // The caller writes the next request over the same storage, as the parser does.
-            target.replaceSubrange(0..<target.count, with: "/\(number + 1)".utf8)
-            fields.removeAllKeepingStorage()
-            fields.append(("Host", "h\(number + 1)"))
+            journal.append(JournalEntry(requestHead: head, bodySize: 0, endpoint: nil, scenario: nil, status: 200,
+                                        fault: nil, violations: []))
+            // The caller writes the next request over the same storage, as the parser does: from the third on, one
+            // of the same length.
+            let next = HTTPRequest.head(method: "GET", target: "/\(number + 1)", version: .http11,
+                                        fields: [("Host", "h\(number + 1)")])
+            next.withUnsafeBytes { head.overwrite(with: $0) }
             if number == 3 { read = journal.entries() }  // held by a reader while the ring goes on
         }
         #expect(journal.entries().map(\.target) == ["/4", "/5"])
         #expect(journal.entries().map(\.headers) == [[["Host", "h4"]], [["Host", "h5"]]])
         #expect(read.map(\.target) == ["/2", "/3"])
         #expect(read.map(\.headers) == [[["Host", "h2"]], [["Host", "h3"]]])
+    }
+
+    /// An entry reads its method, target and fields from the request head it keeps, as the parser reads them: each
+    /// value without the spaces and tabs around it, an empty value empty, and a target made in code whole.
+    @Test func entry_ReadsTheRequestFromItsHead_AsTheParserDoes() {
+        let head = Array("PATCH /a?b=1 HTTP/1.1\r\nHost: a \t\r\nX-Empty:\r\nX-Inner:\t b \tc  \r\nX-Colon: d:e".utf8)
+        let entry = JournalEntry(requestHead: head, bodySize: 0, endpoint: nil, scenario: nil, status: 200, fault: nil,
+                                 violations: [])
+        #expect(entry.method == "PATCH" && entry.target == "/a?b=1")
+        #expect(entry.headers == [["Host", "a"], ["X-Empty", ""], ["X-Inner", "b \tc"], ["X-Colon", "d:e"]])
+        #expect(entry.header("x-inner") == "b \tc")
+        let made = JournalEntry.make(method: "GET", target: "/with space")
+        #expect(made.method == "GET" && made.target == "/with space" && made.headers == [["Host", "a"]])
     }
 
     /// Each entry is copied over the one it drops, whatever their shapes: targets of the same length or not,
@@ -47,7 +61,7 @@ struct JournalTests {
         for number in 1...12 {
             let target = number % 4 < 2 ? "/\(number % 10)" : "/long/\(number)?q=\(number)"
             let headers = (0..<(number * 7 % 4)).map { ["X-\($0)", "v\(number)"] }
-            journal.append(JournalEntry(method: "GET", target: Array(target.utf8), fields: headers.map { ($0[0], $0[1]) },
+            journal.append(JournalEntry(method: "GET", target: target, fields: headers.map { ($0[0], $0[1]) },
                                         bodySize: 0, endpoint: nil, scenario: nil, status: 200, fault: nil, violations: []))
             expected.append((target, headers))
             let kept = journal.entries()
@@ -119,7 +133,7 @@ struct JournalTests {
         func entry(body: ([UInt8], Bool) = ([], false), fault: String? = nil, violations: [String] = [],
                    reason: String? = nil, session: String? = nil, sequence: String? = nil, step: Int? = nil,
                    delayMs: Int? = nil) -> JournalEntry {
-            JournalEntry(method: "GET", target: Array("/a".utf8), fields: [], bodySize: body.0.count, body: body,
+            JournalEntry(method: "GET", target: "/a", fields: [], bodySize: body.0.count, body: body,
                          endpoint: nil, scenario: nil, status: 200, fault: fault, violations: violations, reason: reason,
                          session: session, scenarioSequence: sequence, scenarioStep: step, delayMs: delayMs)
         }
@@ -145,7 +159,7 @@ struct JournalTests {
 
     /// The same object as the `Encodable` form, written by hand for speed.
     @Test func handWrittenJSON_DecodesToTheSameEntry_AsTheEncodableForm() throws {
-        var entry = JournalEntry(method: "POST", target: Array("/a?b=\"c\"".utf8), fields: [("Host", "a"), ("X-Odd", "tab\there \u{1}é")],
+        var entry = JournalEntry(method: "POST", target: "/a?b=\"c\"", fields: [("Host", "a"), ("X-Odd", "tab\there \u{1}é")],
                                  bodySize: 3, body: ([0xFF, 0, 1], false), endpoint: "e", scenario: "s", status: nil,
                                  fault: "connection_reset", violations: ["line\nbreak", "back\\slash"], reason: "why",
                                  session: "s/1", scenarioSequence: "flaky", scenarioStep: 2, delayMs: 40)
