@@ -3,7 +3,10 @@ public struct HTTPRequest: Sendable {
     public private(set) var method: String
     /// Whether ``method`` is `HEAD`, noted when it is set: the request path asks for every request, and comparing two
     /// short strings that differ calls into the runtime (about 25 instructions).
-    public private(set) var isHead: Bool
+    public var isHead: Bool { knownMethod == .head }
+    /// ``method`` as one of the common ones, noted by the parser: a connection's next request of the same method
+    /// keeps the string it has, where storing it again cost a retain and a release (and making it, more).
+    private var knownMethod: KnownMethod
     /// The request line and header fields exactly as received, without the empty line that ends the head (so the
     /// last field without its CRLF): what the journal keeps of a request, and where the target is read. The parser
     /// writes each request's into the storage of the one before (see ``HTTPRequestParser/parse(_:into:)``). A
@@ -32,11 +35,12 @@ public struct HTTPRequest: Sendable {
         let targetEnd = targetStart + target.utf8.count
         let bounds = head.withUnsafeBytes { head in
             let target = UnsafeRawBufferPointer(rebasing: head[targetStart..<targetEnd])
-            return (try? TargetBounds(of: target, method: method))
+            return (try? TargetBounds(of: target, isOptions: method == "OPTIONS"))
                 ?? TargetBounds(pathStart: 0, pathEnd: Int32(target.count), queryStart: -1)
         }
+        var method = method
+        knownMethod = method.withUTF8 { KnownMethod(UnsafeRawBufferPointer($0)) }
         self.method = method
-        isHead = method == "HEAD"
         self.head = head
         (self.targetStart, self.targetEnd) = (Int32(targetStart), Int32(targetEnd))
         self.bounds = bounds
@@ -63,10 +67,13 @@ public struct HTTPRequest: Sendable {
 
     /// Writes the request line's parts over this request's, and `head` into its storage when no one else holds it.
     /// - Parameter target: Where the target lies in `head`.
-    mutating func rewrite(method: String, isHead: Bool, head: UnsafeRawBufferPointer, target: Range<Int>,
-                          bounds: TargetBounds, version: HTTPVersion) {
-        self.method = method
-        self.isHead = isHead
+    /// - Parameter methodBytes: The method's bytes, made into ``method`` when it is not `method`'s, or not a common one.
+    mutating func rewrite(method: KnownMethod, methodBytes: UnsafeRawBufferPointer, head: UnsafeRawBufferPointer,
+                          target: Range<Int>, bounds: TargetBounds, version: HTTPVersion) {
+        if method == .other || method != knownMethod {
+            self.method = method.name ?? String(decoding: methodBytes, as: UTF8.self)
+            knownMethod = method
+        }
         self.head.overwrite(with: head)
         (targetStart, targetEnd) = (Int32(target.lowerBound), Int32(target.upperBound))
         self.bounds = bounds
@@ -133,6 +140,41 @@ public struct HTTPRequest: Sendable {
     public var keepAlive: Bool {
         if facts.connectionClose { return false }
         return version == .http11 || facts.connectionKeepAlive
+    }
+}
+
+/// The methods requests carry most, told from their bytes (case-sensitive, RFC 9110 §9.1) without making a string.
+enum KnownMethod: UInt8 {
+    case other, get, head, post, put, patch, delete, options
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        func same(_ literal: StaticString) -> Bool {
+            POSIX.equal(bytes, UnsafeRawBufferPointer(start: literal.utf8Start, count: bytes.count))
+        }
+        switch bytes.count {
+        case 3 where same("GET"): self = .get
+        case 4 where same("HEAD"): self = .head
+        case 4 where same("POST"): self = .post
+        case 3 where same("PUT"): self = .put
+        case 5 where same("PATCH"): self = .patch
+        case 6 where same("DELETE"): self = .delete
+        case 7 where same("OPTIONS"): self = .options
+        default: self = .other
+        }
+    }
+
+    /// The method as a literal, which costs no UTF-8 check and no storage; `nil` for another.
+    var name: String? {
+        switch self {
+        case .other: nil
+        case .get: "GET"
+        case .head: "HEAD"
+        case .post: "POST"
+        case .put: "PUT"
+        case .patch: "PATCH"
+        case .delete: "DELETE"
+        case .options: "OPTIONS"
+        }
     }
 }
 
@@ -205,11 +247,11 @@ struct TargetBounds: Sendable {
 
     /// The bounds of a target in origin-form (`/path?query`), absolute-form (`http://host/path?query`) or
     /// asterisk-form (`*`, for OPTIONS only).
-    init(of target: UnsafeRawBufferPointer, method: String) throws(HTTPParseError) {
+    init(of target: UnsafeRawBufferPointer, isOptions: Bool) throws(HTTPParseError) {
         var pathStart = 0
         if target.first != UInt8(ascii: "/") {
             if target.count == 1 && target[0] == UInt8(ascii: "*") {
-                guard method == "OPTIONS" else { throw .bad("* is only valid for OPTIONS") }
+                guard isOptions else { throw .bad("* is only valid for OPTIONS") }
                 self.init(pathStart: 0, pathEnd: 1, queryStart: -1)
                 return
             }

@@ -79,13 +79,11 @@ public struct HeadParser {
         for byte in methodBytes where !Self.isTokenByte(byte) { throw .bad("malformed method") }
         if !targetChecked { throw .bad("malformed request target") }
         let version = try parseVersion(UnsafeRawBufferPointer(rebasing: bytes[(secondSpace + 1)..<range.upperBound]))
-        let method = Self.knownMethod(methodBytes) ?? String(decoding: methodBytes, as: UTF8.self)
-        let bounds = try TargetBounds(of: targetBytes, method: method)
-        let head: StaticString = "HEAD"
-        let isHead = methodBytes.count == 4 && ShortBytes.equal(methodBytes.baseAddress!, head.utf8Start, count: 4)
+        let method = KnownMethod(methodBytes)
+        let bounds = try TargetBounds(of: targetBytes, isOptions: method == .options)
         // The previous request's fields stay, to be written over (see ``HTTPHeaders/overwrite(_:name:known:value:)``).
-        request.rewrite(method: method, isHead: isHead, head: bytes, target: (firstSpace + 1)..<secondSpace, bounds: bounds,
-                        version: version)
+        request.rewrite(method: method, methodBytes: methodBytes, head: bytes, target: (firstSpace + 1)..<secondSpace,
+                        bounds: bounds, version: version)
         request.headers.reserveCapacity(8)
     }
 
@@ -96,20 +94,6 @@ public struct HeadParser {
         let below33 = (word &- 0x2121_2121_2121_2121) & ~word
         let above126 = word &+ 0x0101_0101_0101_0101
         return (below33 | above126 | word) & 0x8080_8080_8080_8080 == 0
-    }
-
-    /// The common methods as literals, which cost no UTF-8 check and no storage.
-    private static func knownMethod(_ bytes: UnsafeRawBufferPointer) -> String? {
-        switch bytes.count {
-        case 3 where same(bytes, "GET"): "GET"
-        case 4 where same(bytes, "POST"): "POST"
-        case 4 where same(bytes, "HEAD"): "HEAD"
-        case 3 where same(bytes, "PUT"): "PUT"
-        case 5 where same(bytes, "PATCH"): "PATCH"
-        case 6 where same(bytes, "DELETE"): "DELETE"
-        case 7 where same(bytes, "OPTIONS"): "OPTIONS"
-        default: nil
-        }
     }
 
     /// The field names clients send most, spelled as they send them, as literals (which cost no UTF-8 check);

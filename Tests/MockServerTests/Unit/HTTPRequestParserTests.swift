@@ -33,7 +33,8 @@ struct HTTPRequestParserTests {
     }
 
     /// `isHead` is noted from the method's bytes: HEAD only, not another method of four bytes or one that starts so;
-    /// and it is written over when the next request is parsed into the same storage.
+    /// and it and the method are written over when the next request is parsed into the same storage, of the same
+    /// method or another, common or not.
     @Test(arguments: [("HEAD", true), ("POST", false), ("HEAE", false), ("GET", false), ("HEADS", false), ("head", false),
                       ("XEAD", false)])
     func isHead_IsTheMethodsBytes(method: String, isHead: Bool) throws {
@@ -42,13 +43,13 @@ struct HTTPRequestParserTests {
         #expect(HTTPRequest(method: method, target: "/").isHead == isHead)
         var parser = HTTPRequestParser()
         var storage = HTTPRequest()
-        for next in ["HEAD", method, "GET"] {
+        for next in ["HEAD", method, method, "GET", "XEAD", "BREW", "GET"] {
             let text = Array("\(next) / HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
             guard case .request = text.withUnsafeBytes({ parser.parse($0, into: &storage) }) else {
                 Issue.record("no request from \(next)")
                 return
             }
-            #expect(storage.isHead == (next == "HEAD"), "\(next) after another")
+            #expect(storage.isHead == (next == "HEAD") && storage.method == next, "\(next) after another")
         }
     }
 
