@@ -1,7 +1,7 @@
 /// Carrying out a ``Reply``: writing responses and streams, playing transport faults, closing politely.
 extension Connection {
     func perform(_ reply: Reply, for request: HTTPRequest, started: UInt64?) {
-        let plan = loop.date.withCurrent { date in
+        var plan = loop.date.withCurrent { date in
             // The last head's storage, written long since when requests come one at a time: taken out so that the
             // plan holds the only reference and writes the new head into it, then kept for the next response.
             var scratch: [UInt8] = []
@@ -10,8 +10,10 @@ extension Connection {
         }
         headStorage = plan.head
         plan.unused?.cancel()
-        outbound.enqueue(plan.head)
-        outbound.enqueue(plan.body)
+        let byteCount = plan.byteCount
+        // Handed over, not shared: the queue and ``headStorage`` then hold the only references.
+        outbound.enqueue(plan.takeHead())
+        outbound.enqueue(plan.takeBody())
         switch plan.after {
         case .keepAlive:
             break
@@ -41,7 +43,7 @@ extension Connection {
             // Not sent yet: the responder hears of it (didSend) when the final reply is carried out.
             return wait(for: reply, request: request, started: started)
         }
-        loop.responder.didSend(reply, for: request, bytes: plan.byteCount, started: started)
+        loop.responder.didSend(reply, for: request, bytes: byteCount, started: started)
         guard isOpen else { return }
         switch phase {
         // Held only below the queue's limit: past it, everything queued is written now, so that the connection

@@ -26,6 +26,20 @@ struct WirePlan {
     /// The bytes the buffers hold, for the access log.
     var byteCount: Int { head.count + body.count }
 
+    /// The head, leaving the plan without it.
+    mutating func takeHead() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &head)
+        return taken
+    }
+
+    /// The body, leaving the plan without it.
+    mutating func takeBody() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &body)
+        return taken
+    }
+
     /// - Parameters:
     ///   - stopping: The server is shutting down: no connection is kept alive.
     ///   - headBuffer: Storage for the head, reused when no one else holds it (see ``HTTPResponseEncoder/head``).

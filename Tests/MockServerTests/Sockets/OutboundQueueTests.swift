@@ -49,6 +49,12 @@ import TestSupport
             let index = received.indices.first { $0 >= expected.count || received[$0] != expected[$0] }
             Issue.record("the bytes differ from the buffers' at offset \(index ?? received.count)")
         }
+        // Emptied after a write that ended inside a buffer: the next buffer goes out whole, from its first byte.
+        let next = Array(0..<200).map(UInt8.init)
+        queue.enqueue(next)
+        let flushed = queue.flush(to: writer)
+        #expect(flushed)
+        #expect(try Self.read(next.count, from: reader) == next)
     }
 
     /// A connected, non-blocking loopback pair: (the accepted end, the client end).
