@@ -125,12 +125,13 @@ final class FixtureStore: Sendable {
     /// ``bytes(at:)`` for a scenario's fixed fixture (one without placeholders), remembered by the scenario's
     /// ``ScenarioPlay/serial`` while the watcher is trusted.
     func bytes(at relativePath: String, rememberedAs serial: Int) -> Result<[UInt8], Unavailable> {
+        // The bytes read under the lock: taking out the entry cost a retain and a release more.
         let (known, generation) = state.withValue { state in
             let index = serial - state.firstScenario
-            return (state.trusted && index >= 0 && index < state.byScenario.count ? state.byScenario[index] : nil,
+            return (state.trusted && index >= 0 && index < state.byScenario.count ? state.byScenario[index]?.bytes : nil,
                     state.generation)
         }
-        if let known { return .success(known.bytes) }
+        if let known { return .success(known) }
         let found = entry(at: relativePath)
         if case .success(let entry) = found {
             state.withValue { state in
