@@ -1,9 +1,20 @@
-/// The bytes read from one connection: `bytes[readIndex..<count]` are read but not yet consumed by a
+/// The bytes read from one connection: `storage[readIndex..<count]` are read but not yet consumed by a
 /// request. Grows for large requests and shrinks back once drained.
-struct InboundBuffer {
-    private(set) var bytes = [UInt8](repeating: 0, count: 4096)
+///
+/// Memory of its own rather than an array: the parser reads the bytes in place, and an array's storage was retained
+/// and released around each parse (about 70 instructions a request, Tests/Benchmarks/instructions.sh). Not copyable,
+/// so that one value owns the memory and frees it.
+struct InboundBuffer: ~Copyable {
+    private var storage: UnsafeMutableRawBufferPointer
     private(set) var count = 0
     var readIndex = 0
+
+    /// What a connection starts with, and shrinks back to.
+    private static let initialCapacity = 4096
+
+    init() { storage = .allocate(byteCount: Self.initialCapacity, alignment: 1) }
+
+    deinit { storage.deallocate() }
 
     var hasUnconsumed: Bool { readIndex < count }
     var unconsumedCount: Int { count - readIndex }
@@ -12,13 +23,10 @@ struct InboundBuffer {
     /// - Returns: The read's result, and whether it filled all the free space (more may be waiting).
     mutating func read(from fd: Int32) -> (result: POSIX.IOResult, filled: Bool) {
         reserve(4096)
-        let start = count
-        let result = bytes.withUnsafeMutableBytes {
-            POSIX.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
-        }
+        let result = POSIX.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: storage[count...]))
         guard case .bytes(let read) = result else { return (result, false) }
         count += read
-        return (result, count == bytes.count)
+        return (result, count == storage.count)
     }
 
     enum KeptRead { case drained, full, closed }
@@ -49,7 +57,7 @@ struct InboundBuffer {
 
     /// Runs `body` on the unconsumed bytes.
     func withUnconsumed<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
-        bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[readIndex..<count])) }
+        body(UnsafeRawBufferPointer(rebasing: storage[readIndex..<count]))
     }
 
     /// Marks everything read as consumed.
@@ -57,21 +65,25 @@ struct InboundBuffer {
 
     /// Makes room for at least `minimum` more bytes, moving unconsumed bytes to the front first.
     private mutating func reserve(_ minimum: Int) {
-        if readIndex > 0 && bytes.count - count < minimum {
+        if readIndex > 0 && storage.count - count < minimum {
             let remaining = count - readIndex
-            if remaining > 0 {
-                let from = readIndex
-                bytes.withUnsafeMutableBytes { buffer in
-                    guard let base = buffer.baseAddress else { return }
-                    base.copyMemory(from: base + from, byteCount: remaining)
-                }
+            if remaining > 0, let base = storage.baseAddress {
+                base.copyMemory(from: base + readIndex, byteCount: remaining)
             }
             count = remaining
             readIndex = 0
         }
-        if bytes.count - count < minimum {
-            bytes.append(contentsOf: repeatElement(0, count: max(minimum, bytes.count)))
+        if storage.count - count < minimum {
+            resize(to: storage.count + max(minimum, storage.count))
         }
+    }
+
+    /// Moves the bytes read so far into new memory of `capacity` bytes.
+    private mutating func resize(to capacity: Int) {
+        let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+        larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[..<count]))
+        storage.deallocate()
+        storage = larger
     }
 
     /// Drops consumed bytes once everything read has been consumed.
@@ -79,6 +91,6 @@ struct InboundBuffer {
         guard readIndex == count else { return }
         readIndex = 0
         count = 0
-        if bytes.count > 64 * 1024 { bytes = [UInt8](repeating: 0, count: 4096) }
+        if storage.count > 64 * 1024 { resize(to: Self.initialCapacity) }
     }
 }
