@@ -351,6 +351,28 @@ public struct HTTPHeaders: Sendable, Sequence {
         return fields.first { Self.equal($0.name, name) }?.value
     }
 
+    /// The first value of `name`, whose length is counted once, not at every look-up (the request path looks up
+    /// the `X-Mock-…` fields of every request, which most carry none of).
+    public subscript(name: Name) -> String? {
+        guard nameLengths & name.lengthBit != 0 else { return nil }
+        return fields.first { Self.equal($0.name, name.text) }?.value
+    }
+
+    /// A field name prepared for look-ups (``subscript(_:)-(Name)``).
+    public struct Name: Sendable {
+        public let text: String
+        let lengthBit: UInt64
+
+        public init(_ text: String) {
+            self.text = text
+            lengthBit = HTTPHeaders.lengthBit(text)
+        }
+    }
+
+    /// Whether a field may have a name of a length set in `mask` (made by ``lengthBit(_:)``): when not, no field has
+    /// any of the names the mask was made from.
+    public func mayHaveName(ofLengthIn mask: UInt64) -> Bool { nameLengths & mask != 0 }
+
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
         guard nameLengths & Self.lengthBit(name) != 0 else { return [] }

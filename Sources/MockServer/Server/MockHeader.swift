@@ -11,6 +11,10 @@ public enum MockHeader {
     public static let session = "X-Mock-Session"
     /// Request: the condition profile (`3g`, `train`, ...) laid over this request instead of the active one.
     public static let conditions = "X-Mock-Conditions"
+    /// ``scenario``, ``session`` and ``conditions`` prepared for the look-ups every request makes.
+    static let scenarioName = HTTPHeaders.Name(scenario)
+    static let sessionName = HTTPHeaders.Name(session)
+    static let conditionsName = HTTPHeaders.Name(conditions)
     /// Request: the admin token, when the admin API demands one.
     public static let adminToken = "X-Mock-Admin-Token"
 

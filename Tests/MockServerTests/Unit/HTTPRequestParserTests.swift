@@ -32,6 +32,22 @@ struct HTTPRequestParserTests {
         #expect(parsed.keepAlive)
     }
 
+    /// A look-up by a prepared name finds what one by its text finds: in any case, the first of several, nothing for a
+    /// name that is absent, whether or not a field has its length (`X-Mock-Session` and `X-Other-Field` are 14 bytes,
+    /// as `Content-Length` is; and a name of 64 more bytes shares their length bit).
+    @Test func lookUp_ByPreparedName_FindsWhatTheTextFinds() throws {
+        let parsed = try #require(request("GET / HTTP/1.1\r\nHost: a\r\nX-Mock-Session: s1\r\nx-mock-session: s2\r\n"
+            + "Content-Length: 0\r\n\r\n"))
+        let long = "X-" + String(repeating: "a", count: 76)
+        for name in ["X-Mock-Session", "x-mock-SESSION", "X-Other-Field", "Host", "HOST", "X-Mock-Scenario", "", long] {
+            #expect(parsed.headers[HTTPHeaders.Name(name)] == parsed.headers[name], "\(name)")
+        }
+        #expect(parsed.headers[HTTPHeaders.Name("x-mock-session")] == "s1")
+        #expect(parsed.headers[HTTPHeaders.Name("X-Other-Field")] == nil)
+        #expect(parsed.headers.mayHaveName(ofLengthIn: HTTPHeaders.lengthBit("Cookie")) == false)
+        #expect(parsed.headers.mayHaveName(ofLengthIn: HTTPHeaders.lengthBit("Upgrade-Field1")))
+    }
+
     /// `isHead` is noted from the method's bytes: HEAD only, not another method of four bytes or one that starts so;
     /// and it and the method are written over when the next request is parsed into the same storage, of the same
     /// method or another, common or not.
