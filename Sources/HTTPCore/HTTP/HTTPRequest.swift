@@ -355,7 +355,8 @@ public struct HTTPHeaders: Sendable, Sequence {
     /// the `X-Mock-…` fields of every request, which most carry none of).
     public subscript(name: Name) -> String? {
         guard nameLengths & name.lengthBit != 0 else { return nil }
-        return fields.first { Self.equal($0.name, name.text) }?.value
+        // A field has its length: looked up by text (the closure there captures a string, not this struct).
+        return self[name.text]
     }
 
     /// A field name prepared for look-ups (``subscript(_:)-(Name)``).
