@@ -11,10 +11,11 @@ public struct HTTPRequest: Sendable {
     /// last field without its CRLF): what the journal keeps of a request, and where the target is read. The parser
     /// writes each request's into the storage of the one before (see ``HTTPRequestParser/parse(_:into:)``). A
     /// request made in code (``init(method:target:version:headers:body:)``) has the head it would be received
-    /// as; changing ``headers`` afterwards does not change it.
+    /// as. ``headers`` are this head's fields, in the same order (the journal marks its secret fields by their
+    /// places in ``headers``): they are set only with it (see ``withoutFields(where:)``).
     public private(set) var head: [UInt8]
     public var version: HTTPVersion
-    public var headers: HTTPHeaders
+    public internal(set) var headers: HTTPHeaders
     public var body: [UInt8]
     /// What the framing and connection headers say, gathered in one pass while parsing.
     public var facts = HeaderFacts()
@@ -27,7 +28,8 @@ public struct HTTPRequest: Sendable {
     private var bounds: TargetBounds
 
     /// A request for `target`, whose path and query are found as the parser finds them (see
-    /// ``TargetBounds/init(of:method:)``); a target it rejects is all path.
+    /// ``TargetBounds/init(of:isOptions:)``); a target it rejects is all path. Its ``head`` is made as
+    /// ``head(method:target:version:fields:)`` makes it.
     public init(method: String, target: String, version: HTTPVersion = .http11, headers: HTTPHeaders = HTTPHeaders(),
                 body: [UInt8] = []) {
         let head = Self.head(method: method, target: target, version: version, fields: headers.fields)
@@ -49,13 +51,22 @@ public struct HTTPRequest: Sendable {
         self.body = body
     }
 
-    /// A request with no method, target or fields: the storage a connection's first request is parsed into.
+    /// A request with no method, target or fields: the storage a connection's first request, and each request
+    /// with a body, is parsed into. It allocates nothing.
     public init() {
-        self.init(method: "", target: "")
+        method = ""
+        knownMethod = .other
+        head = []
+        (targetStart, targetEnd) = (0, 0)
+        bounds = TargetBounds(pathStart: 0, pathEnd: 0, queryStart: -1)
+        version = .http11
+        headers = HTTPHeaders()
+        body = []
     }
 
     /// The head a request with these parts is received as (see ``head``): the request line, then each field as
-    /// `name: value`, the lines joined by CRLF.
+    /// `name: value`, the lines joined by CRLF. A field whose value holds a CR or LF (which no request the parser
+    /// took has) reads back from it as more than one field.
     public static func head(method: String, target: String, version: HTTPVersion,
                             fields: [(name: String, value: String)]) -> [UInt8] {
         var head = Array("\(method) \(target) HTTP/1.\(version.minor)".utf8)
@@ -65,9 +76,20 @@ public struct HTTPRequest: Sendable {
         return head
     }
 
+    /// This request without the fields `excluded` picks: its head made again from the rest (see
+    /// ``head(method:target:version:fields:)``), what the parser noted of the fields kept as it was.
+    public func withoutFields(where excluded: ((name: String, value: String)) -> Bool) -> HTTPRequest {
+        var kept = HTTPHeaders()
+        for field in headers where !excluded(field) { kept.append(name: field.name, value: field.value) }
+        var request = HTTPRequest(method: method, target: target, version: version, headers: kept, body: body)
+        request.facts = facts
+        return request
+    }
+
     /// Writes the request line's parts over this request's, and `head` into its storage when no one else holds it.
-    /// - Parameter target: Where the target lies in `head`.
-    /// - Parameter methodBytes: The method's bytes, made into ``method`` when it is not `method`'s, or not a common one.
+    /// - Parameters:
+    ///   - methodBytes: The method's bytes, made into ``method`` when it is not `method`'s, or not a common one.
+    ///   - target: Where the target lies in `head`.
     mutating func rewrite(method: KnownMethod, methodBytes: UnsafeRawBufferPointer, head: UnsafeRawBufferPointer,
                           target: Range<Int>, bounds: TargetBounds, version: HTTPVersion) {
         if method == .other || method != knownMethod {
@@ -140,41 +162,6 @@ public struct HTTPRequest: Sendable {
     public var keepAlive: Bool {
         if facts.connectionClose { return false }
         return version == .http11 || facts.connectionKeepAlive
-    }
-}
-
-/// The methods requests carry most, told from their bytes (case-sensitive, RFC 9110 §9.1) without making a string.
-enum KnownMethod: UInt8 {
-    case other, get, head, post, put, patch, delete, options
-
-    init(_ bytes: UnsafeRawBufferPointer) {
-        func same(_ literal: StaticString) -> Bool {
-            POSIX.equal(bytes, UnsafeRawBufferPointer(start: literal.utf8Start, count: bytes.count))
-        }
-        switch bytes.count {
-        case 3 where same("GET"): self = .get
-        case 4 where same("HEAD"): self = .head
-        case 4 where same("POST"): self = .post
-        case 3 where same("PUT"): self = .put
-        case 5 where same("PATCH"): self = .patch
-        case 6 where same("DELETE"): self = .delete
-        case 7 where same("OPTIONS"): self = .options
-        default: self = .other
-        }
-    }
-
-    /// The method as a literal, which costs no UTF-8 check and no storage; `nil` for another.
-    var name: String? {
-        switch self {
-        case .other: nil
-        case .get: "GET"
-        case .head: "HEAD"
-        case .post: "POST"
-        case .put: "PUT"
-        case .patch: "PATCH"
-        case .delete: "DELETE"
-        case .options: "OPTIONS"
-        }
     }
 }
 
@@ -286,165 +273,4 @@ public struct HTTPVersion: Equatable, Sendable {
     public let minor: UInt8
     public static let http10 = HTTPVersion(minor: 0)
     public static let http11 = HTTPVersion(minor: 1)
-}
-
-/// Header fields in arrival order, looked up case-insensitively.
-public struct HTTPHeaders: Sendable, Sequence {
-    public private(set) var fields: [(name: String, value: String)] = []
-    /// Bit `n % 64` is set when a name of `n` bytes is present: a lookup of a name no field has the
-    /// length of (most requests carry none of the `X-Mock-…` fields asked for each) ends without a
-    /// comparison.
-    private var nameLengths: UInt64 = 0
-
-    public init() {}
-
-    public mutating func append(name: String, value: String) {
-        fields.append((name, value))
-        nameLengths |= Self.lengthBit(name)
-    }
-
-    /// The bit that stands for `name`'s length in a mask of name lengths (bit `n % 64` for `n` bytes): a name
-    /// whose bit a mask lacks is surely not among the names it was made from.
-    public static func lengthBit(_ name: String) -> UInt64 {
-        1 << UInt64(name.utf8.count & 63)
-    }
-
-    public mutating func reserveCapacity(_ count: Int) {
-        fields.reserveCapacity(count)
-    }
-
-    // MARK: Written over by the parser
-
-    /// Makes field `index` of the request being parsed (the first `index` written already) the one of these
-    /// bytes, over the fields of the connection's previous request, whose storage these are (see
-    /// ``HeadParser/parse(into:)``). A field whose bytes are the previous request's at that place keeps its strings: a
-    /// connection's requests repeat most of their fields (`Host`, `User-Agent`, a token), which then cost no
-    /// UTF-8 check, and a long value no allocation. Call ``keepFirst(_:)`` after the last field.
-    /// - Parameter known: The name as a literal, when it is one of the common ones.
-    mutating func overwrite(_ index: Int, name: UnsafeRawBufferPointer, known: String?, value: UnsafeRawBufferPointer) {
-        if index == 0 { nameLengths = 0 }
-        nameLengths |= 1 << UInt64(name.count & 63)
-        guard index < fields.count else {
-            fields.append((known ?? String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
-            return
-        }
-        let sameName = known.map { fields[index].name == $0 } ?? Self.same(fields[index].name, name)
-        if !sameName { fields[index].name = known ?? String(decoding: name, as: UTF8.self) }
-        if !Self.same(fields[index].value, value) { fields[index].value = String(decoding: value, as: UTF8.self) }
-    }
-
-    /// Drops the fields after the first `count`, once ``overwrite(_:name:known:value:)`` wrote those.
-    mutating func keepFirst(_ count: Int) {
-        if count == 0 { nameLengths = 0 }
-        while fields.count > count { fields.removeLast() }
-    }
-
-    /// Whether `text` holds exactly `bytes` (a bridged string without contiguous UTF-8 counts as different).
-    private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard text.utf8.count == bytes.count else { return false }
-        return text.utf8.withContiguousStorageIfAvailable { POSIX.equal(UnsafeRawBufferPointer($0), bytes) } ?? false
-    }
-
-    /// The first value of `name`.
-    public subscript(name: String) -> String? {
-        guard nameLengths & Self.lengthBit(name) != 0 else { return nil }
-        return fields.first { Self.equal($0.name, name) }?.value
-    }
-
-    /// The first value of `name`, whose length is counted once, not at every look-up (the request path looks up
-    /// the `X-Mock-…` fields of every request, which most carry none of).
-    public subscript(name: Name) -> String? {
-        guard nameLengths & name.lengthBit != 0 else { return nil }
-        // A field has its length: looked up by text (the closure there captures a string, not this struct).
-        return self[name.text]
-    }
-
-    /// A field name prepared for look-ups (``subscript(_:)-(Name)``).
-    public struct Name: Sendable {
-        public let text: String
-        let lengthBit: UInt64
-
-        public init(_ text: String) {
-            self.text = text
-            lengthBit = HTTPHeaders.lengthBit(text)
-        }
-    }
-
-    /// Whether a field may have a name of a length set in `mask` (made by ``lengthBit(_:)``): when not, no field has
-    /// any of the names the mask was made from.
-    public func mayHaveName(ofLengthIn mask: UInt64) -> Bool { nameLengths & mask != 0 }
-
-    /// Every value of `name`, in order.
-    public func values(_ name: String) -> [String] {
-        guard nameLengths & Self.lengthBit(name) != 0 else { return [] }
-        return fields.filter { Self.equal($0.name, name) }.map(\.value)
-    }
-
-    /// The comma-separated tokens of every `name` field, lower-cased.
-    public func tokens(_ name: String) -> [String] {
-        values(name).flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingSpaces().lowercased() }
-    }
-
-
-    public var count: Int { fields.count }
-
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
-
-    /// ASCII case-insensitive comparison without allocating.
-    public static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
-        // Read in place: `withUTF8` on copies of the two strings cost about 130 instructions a comparison.
-        let same = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in equal(left, right) }
-        }
-        if let same, let same { return same }
-        // A bridged string without contiguous UTF-8: compared from copies.
-        let (left, right) = (Array(lhs.utf8), Array(rhs.utf8))
-        return left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { right in equal(left, right) } }
-    }
-
-    private static func equal(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
-        for index in 0..<left.count where lower(left[index]) != lower(right[index]) { return false }
-        return true
-    }
-
-    /// ASCII lowercase of `byte` (header names, and the options HeaderFacts reads, compare in any case).
-    @inlinable
-    public static func lower(_ byte: UInt8) -> UInt8 {
-        byte >= 65 && byte <= 90 ? byte | 0x20 : byte
-    }
-}
-
-extension Array {
-    /// Empties the array, keeping its storage when uniquely held, as `removeAll(keepingCapacity: true)` does, but
-    /// element by element from the end: for a request's few fields about 20 instructions, where the standard one
-    /// goes through a generic `replaceSubrange` at about 140 (Tests/Benchmarks/instructions.sh). Inlinable: a generic
-    /// function called from another module otherwise runs unspecialized.
-    @inlinable
-    package mutating func removeAllKeepingStorage() {
-        while !isEmpty { removeLast() }
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Makes these bytes `bytes`' copy, in this array's storage when no one else holds it: bytes of the same length
-    /// (a connection's requests, most often, or the journal's entries for one endpoint) are copied over in place,
-    /// where `replaceSubrange` is generic code (about 80 instructions more). Inlinable, as
-    /// ``removeAllKeepingStorage()``.
-    @inlinable
-    package mutating func overwrite(with bytes: UnsafeRawBufferPointer) {
-        guard count == bytes.count, count > 0 else { return replaceSubrange(0..<count, with: bytes) }
-        withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    public func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(self[start...end])
-    }
 }

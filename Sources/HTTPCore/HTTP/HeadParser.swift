@@ -9,7 +9,7 @@ public struct HeadParser {
     }
 
     /// Parses into `request`, the storage of a request already answered: a connection's keep-alive requests
-    /// then allocate nothing for their targets and fields (see ``HTTPHeaders/overwrite(_:name:known:value:)``).
+    /// then allocate nothing for their heads and fields (see ``HTTPHeaders/overwrite(_:name:known:value:)``).
     /// Storage something else still holds (a delayed reply) is not written into: it is copied first.
     public func parse(into request: inout HTTPRequest) throws(HTTPParseError) {
         // One pass over the lines; no intermediate arrays.

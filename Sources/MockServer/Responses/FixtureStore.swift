@@ -128,8 +128,8 @@ final class FixtureStore: Sendable {
         // The bytes read under the lock: taking out the entry cost a retain and a release more.
         let (known, generation) = state.withValue { state in
             let index = serial - state.firstScenario
-            return (state.trusted && index >= 0 && index < state.byScenario.count ? state.byScenario[index]?.bytes : nil,
-                    state.generation)
+            let remembered = state.trusted && index >= 0 && index < state.byScenario.count
+            return (remembered ? state.byScenario[index]?.bytes : nil, state.generation)
         }
         if let known { return .success(known) }
         let found = entry(at: relativePath)

@@ -11,7 +11,7 @@ extension JournalEntry {
     /// The entry as one line of JSON.
     var json: [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + target.utf8.count + body.count + sentFields.count * 32)
+        bytes.reserveCapacity(256 + requestHead.count + body.count)
         appendJSON(to: &bytes)
         return bytes
     }

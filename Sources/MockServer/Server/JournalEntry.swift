@@ -186,7 +186,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         self.init(requestHead: HTTPRequest.head(method: method, target: target, version: .http11, fields: fields),
                   secrets: secrets, bodySize: bodySize, body: body, endpoint: endpoint, scenario: scenario,
                   status: status, fault: fault, violations: violations, reason: reason, session: session,
-                  selection: selection, scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, delayMs: delayMs)
+                  selection: selection, scenarioSequence: scenarioSequence, scenarioStep: scenarioStep,
+                  delayMs: delayMs)
     }
 
     /// - Parameters:
@@ -263,7 +264,10 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         try container.encodeIfPresent(durationMs, forKey: .durationMs)
     }
 
-    /// Reads an entry as `GET /__mock/journal` writes it.
+    /// Reads an entry as `GET /__mock/journal` writes it. Its request head is made again from the method, target
+    /// and fields shown (as ``HTTPRequest/head(method:target:version:fields:)`` makes one): what the server
+    /// wrote reads back the same, but a hand-written method with a space, or a value with spaces around it or a
+    /// line break in it, does not.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         sequence = try container.decode(Int.self, forKey: .sequence)

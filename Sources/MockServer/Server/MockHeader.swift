@@ -30,13 +30,7 @@ public enum MockHeader {
         guard request.headers.contains(where: { $0.name.utf8.count > 7 && $0.name.lowercased().hasPrefix("x-mock-") }) else {
             return request
         }
-        var stripped = request
-        var headers = HTTPHeaders()
-        for field in request.headers where !field.name.lowercased().hasPrefix("x-mock-") {
-            headers.append(name: field.name, value: field.value)
-        }
-        stripped.headers = headers
-        return stripped
+        return request.withoutFields { $0.name.lowercased().hasPrefix("x-mock-") }
     }
 
     /// The challenge of a 401: `Bearer`, which URLSession can answer; `Basic` would hang it on Linux.

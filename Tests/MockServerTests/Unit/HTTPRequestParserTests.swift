@@ -362,12 +362,17 @@ struct HTTPRequestParserTests {
             ("GET /d?z=3 HTTP/1.1\r\nHost: d\r\nX-B:  d \r\n\r\n", "GET /d?z=3 HTTP/1.1\r\nHost: d\r\nX-B:  d ", "/d", "z=3"),
             ("OPTIONS * HTTP/1.0\r\n\r\n", "OPTIONS * HTTP/1.0", "*", nil),
         ]
+        var lastStorage: UnsafePointer<UInt8>?
         for (text, head, path, query) in requests {
             guard case .request = Array(text.utf8).withUnsafeBytes({ parser.parse($0, into: &storage) }) else {
                 Issue.record("no request from \(text.debugDescription)")
                 return
             }
             #expect(String(decoding: storage.head, as: UTF8.self) == head)
+            // The fourth head has the third's length: written over it, in the same storage.
+            let address = storage.head.withUnsafeBufferPointer { $0.baseAddress }
+            if path == "/d" { #expect(address == lastStorage) }
+            lastStorage = address
             var (pathBytes, queryBytes): ([UInt8], [UInt8]?) = ([], [])
             storage.withPathBytes { pathBytes = Array($0) }
             storage.withQueryBytes { queryBytes = $0.map(Array.init) }

@@ -63,9 +63,36 @@ struct HeaderRedactionTests {
 
     /// The entry the journal records for a request with `fields`.
     private static func entry(_ fields: [(name: String, value: String)], _ redaction: HeaderRedaction) -> JournalEntry {
-        let (head, secrets) = redaction.recorded(request(fields))
+        entry(request(fields), redaction)
+    }
+
+    private static func entry(_ request: HTTPRequest, _ redaction: HeaderRedaction) -> JournalEntry {
+        let (head, secrets) = redaction.recorded(request)
         return JournalEntry(requestHead: head, secrets: secrets, bodySize: 0, endpoint: nil, scenario: nil, status: 200,
                             fault: nil, violations: [])
+    }
+
+    /// The journal marks a secret by its place among the parser's fields, and shows the fields it reads back from
+    /// the head: the two must line up for every line the parser takes (tabs and spaces around a value, an empty
+    /// value, a colon in a value, bytes past ASCII), or a mark would land on another field.
+    @Test func parsedRequest_FieldsReadBackFromItsHead_AreTheParsers_AndItsSecretsRedacted() throws {
+        let text = "GET /a HTTP/1.1\r\nHost: a\r\nX-Tab:\t v \t\r\nX-Empty:\r\nX-Colon: d:e\r\nX-High: caf\u{E9}\r\n"
+            + "Authorization:  Bearer secret  \r\nCookie:c=1\r\n\r\n"
+        guard case .request(let request, _) = HTTPRequestParser.parseAll(Array(text.utf8)) else {
+            Issue.record("no request")
+            return
+        }
+        var read: [[String]] = []
+        HeadFields.forEach(in: request.head) { name, value in
+            read.append([String(decoding: request.head[name], as: UTF8.self),
+                         String(decoding: request.head[value], as: UTF8.self)])
+        }
+        #expect(read == request.headers.fields.map { [$0.name, $0.value] })
+        let entry = Self.entry(request, HeaderRedaction(extraNames: [], enabled: true))
+        #expect(entry.headers == [
+            ["Host", "a"], ["X-Tab", "v"], ["X-Empty", ""], ["X-Colon", "d:e"], ["X-High", "caf\u{E9}"],
+            ["Authorization", "Bearer <redacted, 6 bytes>"], ["Cookie", "<redacted, 3 bytes>"],
+        ])
     }
 
     /// What the journal shows of an entry, in every form it takes, has the secrets redacted; its own storage holds

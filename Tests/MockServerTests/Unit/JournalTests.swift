@@ -27,11 +27,13 @@ struct JournalTests {
         for number in 1...5 {
             journal.append(JournalEntry(requestHead: head, bodySize: 0, endpoint: nil, scenario: nil, status: 200,
                                         fault: nil, violations: []))
-            // The caller writes the next request over the same storage, as the parser does: from the third on, one
-            // of the same length.
+            // The caller writes the next request over the same storage, as the parser does: from the second on, one
+            // of the same length, which goes into the storage in place, as the journal holds none of it.
             let next = HTTPRequest.head(method: "GET", target: "/\(number + 1)", version: .http11,
                                         fields: [("Host", "h\(number + 1)")])
+            let before = head.withUnsafeBufferPointer { $0.baseAddress }
             next.withUnsafeBytes { head.overwrite(with: $0) }
+            if number > 1 { #expect(head.withUnsafeBufferPointer { $0.baseAddress } == before, "after \(number)") }
             if number == 3 { read = journal.entries() }  // held by a reader while the ring goes on
         }
         #expect(journal.entries().map(\.target) == ["/4", "/5"])
