@@ -143,12 +143,12 @@ def allocations(path):  # calls of malloc: its callers' counts, listed just abov
     return 0
 stages = [  # stage, the source files (under Sources/) whose code does it
     ("read and dispatch (event loop, connection, buffers)", r"HTTPCore/(Server/(Connection|EventLoop|InboundBuffer|TimerQueue|ConnectionTable)|IO/)"),
-    ("parse the head", r"HTTPCore/HTTP/(HeadParser|HTTPRequestParser|HTTPRequest|ChunkedDecoder)"),
+    ("parse the head", r"HTTPCore/HTTP/(HeadParser|HTTPRequestParser|HTTPRequest|HTTPHeaders|KnownMethod|Array\+Storage|ChunkedDecoder)"),
     ("route (path, router, contract set)", r"MockServer/(Routing/|Admin/ContractReloader)|HTTPCore/HTTP/(PercentDecoding|ShortBytes)"),
     ("validate (query, headers, body)", r"MockServer/Server/(RequestValidator|BodyValidator)|ContractModel/FieldType|HTTPCore/HTTP/QueryNames"),
     ("pick the scenario, conditions", r"MockServer/(Scenarios|Conditions)/"),
     ("fixture body", r"MockServer/Responses/"),
-    ("journal", r"MockServer/(Server/Journal|Admin/(Header|Body)Redaction)"),
+    ("journal", r"MockServer/(Server/Journal|Admin/(Header|Body)Redaction)|HTTPCore/HTTP/HeadFields"),
     ("reply and response head", r"HTTPCore/(Server/(Reply|WirePlan)|HTTP/(HTTPResponse|HTTPDate|HTTPStatus))|MockServer/Server/(RequestHandler|CORSPolicy|AccessLog)"),
     ("write (gathered sendmsg)", r"HTTPCore/(Server/OutboundQueue|Platform/)|CSystemShims/"),
 ]
