@@ -64,7 +64,8 @@ private func checkHead(_ request: HTTPRequest, bytes: [UInt8]) {
                  "the head is not the bytes received")
     let text = { (range: Range<Int>) in String(decoding: request.head[range], as: UTF8.self) }
     let line = HeadFields.requestLine(in: request.head)
-    precondition(text(line.method) == request.method && text(line.target) == request.target, "the request line reads back differently")
+    precondition(text(line.method) == request.method && text(line.target) == request.target,
+                 "the request line reads back differently")
     var fields: [[String]] = []
     HeadFields.forEach(in: request.head) { name, value in fields.append([text(name), text(value)]) }
     precondition(fields == request.headers.fields.map { [$0.name, $0.value] }, "the fields read back differently")

@@ -1,8 +1,8 @@
 /// A parsed HTTP/1.x request. Produced by ``HTTPRequestParser``; knows nothing of sockets.
 public struct HTTPRequest: Sendable {
     public private(set) var method: String
-    /// Whether ``method`` is `HEAD`, noted when it is set: the request path asks for every request, and comparing two
-    /// short strings that differ calls into the runtime (about 25 instructions).
+    /// Whether ``method`` is `HEAD`, from what the parser noted of the method's bytes: the request path asks for every
+    /// request, and comparing two short strings that differ calls into the runtime (about 25 instructions).
     public var isHead: Bool { knownMethod == .head }
     /// ``method`` as one of the common ones, noted by the parser: a connection's next request of the same method
     /// keeps the string it has, where storing it again cost a retain and a release (and making it, more).

@@ -13,7 +13,9 @@ package enum HeadFields {
             if end > lineStart, head[end - 1] == 13 { end -= 1 }
             if let colon = head[lineStart..<end].firstIndex(of: UInt8(ascii: ":")) {
                 var valueStart = colon + 1
-                while valueStart < end, head[valueStart] == UInt8(ascii: " ") || head[valueStart] == 9 { valueStart += 1 }
+                while valueStart < end, head[valueStart] == UInt8(ascii: " ") || head[valueStart] == 9 {
+                    valueStart += 1
+                }
                 while end > valueStart, head[end - 1] == UInt8(ascii: " ") || head[end - 1] == 9 { end -= 1 }
                 body(lineStart..<colon, valueStart..<end)
             }

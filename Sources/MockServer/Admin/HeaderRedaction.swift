@@ -49,14 +49,6 @@ struct HeaderRedaction: Sendable {
         return (request.head, marks)
     }
 
-    /// `fields` with the secret ones redacted at once.
-    func apply(_ fields: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        fields.map { field in
-            guard let secret = position(of: field.name) else { return field }
-            return (field.name, Self.redacted(field.value, keepingScheme: secret < 2))
-        }
-    }
-
     /// Recorded `fields` as the journal shows them: the ones `marks` marks redacted.
     static func shown(_ fields: [(name: String, value: String)], marks: Marks) -> [(name: String, value: String)] {
         guard marks.redacted != 0 else { return fields }

@@ -15,7 +15,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     let milliseconds: Int
     /// The request line and header fields as received (``HTTPRequest/head``), secrets included: one copy of bytes
     /// per request, where a method, a target and a list of fields cost a retain and a release each, and each field
-    /// two more (about 270 instructions for a request with one field, about 800 for an app's eight,
+    /// two more (about 230 instructions for a request with one field, about 860 for an app's seven,
     /// Tests/Benchmarks/instructions.sh). Kept in the journal's own storage, reused from the entry it replaces
     /// (see ``keep(in:)``), so that the request's goes back to its connection unshared. Read, when an entry is,
     /// through ``method``, ``target`` and ``shownFields``.
