@@ -113,8 +113,8 @@ public struct HeadParser {
         }
     }
 
-    /// Whether `bytes` are `literal`'s, byte for byte (the caller has compared the counts).
-    private static func same(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+    /// Whether `bytes` are `literal`'s, byte for byte (the caller has compared the counts). Also ``KnownMethod``'s.
+    static func same(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
         POSIX.equal(bytes, UnsafeRawBufferPointer(start: literal.utf8Start, count: bytes.count))
     }
 

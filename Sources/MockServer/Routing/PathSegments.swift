@@ -40,8 +40,9 @@ enum PathSegments {
 
     /// Whether `segment` is exactly `text`'s bytes: paths match byte for byte, as sent once decoded.
     static func equal(_ segment: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { ShortBytes.equal(UnsafeRawBufferPointer(segment), UnsafeRawBufferPointer($0)) }
-            ?? text.utf8.elementsEqual(segment)
+        text.utf8.withContiguousStorageIfAvailable {
+            ShortBytes.equal(UnsafeRawBufferPointer(segment), UnsafeRawBufferPointer($0))
+        } ?? text.utf8.elementsEqual(segment)
     }
 
     static func text(_ segment: UnsafeBufferPointer<UInt8>) -> String {
