@@ -46,7 +46,7 @@ final class Connection {
     /// taken by ``process()`` while it runs (a call from within it, rare, gets new storage, kept only if it ends
     /// last). Kept here rather than handed out of the parser in an enum's payload and given back: that cost about
     /// 90 instructions more per request (Tests/Benchmarks/instructions.sh).
-    @exclusivity(unchecked) private var spare: HTTPRequest? = HTTPRequest()
+    @exclusivity(unchecked) private var spare = SpareValue(HTTPRequest())
     @exclusivity(unchecked) var inbound = InboundBuffer()
     @exclusivity(unchecked) var outbound = OutboundQueue()
     var closeAfterFlush = false
@@ -170,7 +170,7 @@ final class Connection {
         // can process the next request from within this call: that one then gets storage of its own.)
         var request = spare.take() ?? HTTPRequest()
         processRequests(into: &request)
-        spare = consume request
+        spare.put(consume request)
         if heldWrites {
             heldWrites = false
             if isOpen { write() }

@@ -43,6 +43,7 @@ struct WirePlan {
     /// - Parameters:
     ///   - stopping: The server is shutting down: no connection is kept alive.
     ///   - headBuffer: Storage for the head, reused when no one else holds it (see ``HTTPResponseEncoder/head``).
+    @inline(__always)
     init(_ reply: borrowing Reply, for request: borrowing HTTPRequest, stopping: Bool, date: UnsafeRawBufferPointer,
          reusing headBuffer: consuming [UInt8] = []) {
         let keepAlive = request.keepAlive && !reply.closeAfter && !stopping

@@ -9,7 +9,11 @@ import HTTPCore
 /// A network laid over every endpoint's scenario: a latency drawn per request, a bandwidth for bodies
 /// whose scenario sets none, and a share of requests that fail with a fault instead of their answer.
 /// Chosen with `--conditions`, per request with `X-Mock-Conditions`, or at run time from the admin API.
-public struct ConditionProfile: Sendable, Equatable {
+///
+/// A class of constants, so a value all the same: every request reads the active profile (most often none) under
+/// a lock, and copying the struct it was, a string and two optional payloads, and destroying the copy cost
+/// about 180 instructions per request; a reference costs a retain (Tests/Benchmarks/instructions.sh).
+public final class ConditionProfile: Sendable, Equatable {
     public let name: String
     package let latency: Latency?
     package let bandwidth: Bandwidth?
@@ -34,6 +38,11 @@ public struct ConditionProfile: Sendable, Equatable {
         self.bandwidth = bandwidth
         self.failurePercent = failurePercent
         self.fault = fault
+    }
+
+    public static func == (left: ConditionProfile, right: ConditionProfile) -> Bool {
+        left.name == right.name && left.latency == right.latency && left.bandwidth == right.bandwidth
+            && left.failurePercent == right.failurePercent && left.fault == right.fault
     }
 
     /// A built-in profile's name, or a JSON file holding one:

@@ -25,6 +25,7 @@ final class RequestHandler: HTTPResponder {
     private let conditions: ConditionsControl
     /// `--proxy`: where unmatched requests and pass-through scenarios go.
     private let upstream: (any UpstreamRelay)?
+    private let mockNames = MockHeader.PreparedNames()
 
     init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess,
          persistence: ResourcePersistence?, kept: [String: ResourceStore.Collection]) {
@@ -166,7 +167,7 @@ final class RequestHandler: HTTPResponder {
     private func answer(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Reply {
         // The scenario first, so that every answer for an endpoint names it, a refusal included.
         var requested: ScenarioPlay?
-        if let name = request.headers[MockHeader.scenarioName] {
+        if let name = request.headers[mockNames.scenario] {
             guard let found = route.play(named: name) else {
                 let violation = route.unknownScenario(name)
                 let response = ServerJSON.error(.badRequest, violation, validScenarios: route.plays.map(\.name),
@@ -175,7 +176,7 @@ final class RequestHandler: HTTPResponder {
             }
             requested = found
         }
-        let session = request.headers[MockHeader.sessionName] ?? ScenarioStore.defaultSession
+        let session = request.headers[mockNames.session] ?? ScenarioStore.defaultSession
         guard session.utf8.count <= ScenarioStore.maximumIDLength else {
             let violation = "header \(MockHeader.session) is longer than \(ScenarioStore.maximumIDLength) bytes"
             let response = ServerJSON.error(.badRequest, violation, headers: [(MockHeader.endpoint, route.id)])
@@ -196,7 +197,7 @@ final class RequestHandler: HTTPResponder {
                              scenario: named.play.name)
         }
         var profile = conditions.current
-        if let name = request.headers[MockHeader.conditionsName] {
+        if let name = request.headers[mockNames.conditions] {
             guard let named = conditions.profile(named: name) else {
                 let violation = "header \(MockHeader.conditions): no condition profile \"\(name)\"; profiles: " + conditions.names
                 let response = ServerJSON.error(.badRequest, violation, headers: [(MockHeader.endpoint, route.id)])
@@ -358,7 +359,7 @@ final class RequestHandler: HTTPResponder {
         delayMs: Int = 0
     ) -> JournalEntry {
         // A selection knows its session; only a request refused before one was made is looked up again.
-        let session = (selection?.session ?? request.headers[MockHeader.sessionName]).flatMap { session in
+        let session = (selection?.session ?? request.headers[mockNames.session]).flatMap { session in
             session.isEmpty ? nil : String(session.prefix(ScenarioStore.maximumIDLength))
         }
         // Built by one initializer, with every field known on arrival a constant: a field set after it (on a

@@ -61,6 +61,28 @@ import TestSupport
         }
     }
 
+    /// A profile is a value (a class of constants, for speed): two read from the same text are equal, and a
+    /// difference in any one field makes them unequal.
+    @Test func profiles_AreEqualByValue() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("eq-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        func profile(_ fields: [String: String]) throws -> ConditionProfile {
+            let base = ["name": #""p""#, "latency": #""100-200""#, "bandwidth": #""3g""#, "failurePercent": "5",
+                        "fault": #""empty_response""#]
+            let json = "{" + base.merging(fields) { $1 }.map { "\"\($0)\": \($1)" }.joined(separator: ", ") + "}"
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            return try ConditionProfile.named(file)
+        }
+        let first = try profile([:])
+        let second = try profile([:])
+        #expect(first !== second)
+        #expect(first == second)
+        let changes = [["name": #""q""#], ["latency": #""100-300""#], ["bandwidth": #""lte""#], ["failurePercent": "6"],
+                       ["fault": #""truncated_body""#]]
+        for change in changes { #expect(try profile(change) != first, "\(change)") }
+        #expect(try ConditionProfile.named("train") == ConditionProfile.named("train"))
+    }
+
     @Test func badProfiles_AreClearErrors() throws {
         #expect { try ConditionProfile.named("5g") } throws: { "\($0)".contains("neither a profile (edge, 3g, lte, wifi, train)") }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json").path
