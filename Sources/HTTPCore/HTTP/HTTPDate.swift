@@ -1,31 +1,46 @@
 /// IMF-fixdate (RFC 9110 §5.6.7) for the `Date` header, formatted once per second.
+///
+/// The wall clock is read once per second too, not per response: the text is kept until a monotonic deadline, the end
+/// of the second it was read in. The caller passes the monotonic time it already has (the event loop's, read once
+/// per turn), so a response costs no clock read (each cost about 37 instructions, Tests/Benchmarks/instructions.sh).
+/// Like nginx's cached time, the text is that of the turn's start: a turn that runs past the second's end sends the
+/// second before for the rest of it.
 public struct HTTPDate {
     private var second = -1
     /// The current second's text (29 bytes), kept inline: lent by pointer, it costs no reference counting per
     /// response, where an array cost a retain and a release (Tests/Benchmarks/instructions.sh).
     private var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     private var count = 0
+    /// Monotonic nanoseconds before which ``text`` is still the wall clock's second.
+    private(set) var validUntil: UInt64 = 0
 
     public init() {}
 
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// Calls `body` with the header value for the current second, formatted only when the second changes.
-    public mutating func withCurrent<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        let now = POSIX.wallClock().seconds
-        if now != second {
-            second = now
-            let formatted = Array(Self.format(now).utf8.prefix(MemoryLayout.size(ofValue: text)))
-            count = formatted.count
-            withUnsafeMutableBytes(of: &text) { $0.copyBytes(from: formatted) }
-        }
+    /// Calls `body` with the header value for the second that monotonic time `now` falls in.
+    /// - Parameter now: ``POSIX/monotonicNanoseconds()``, read at most a moment ago.
+    public mutating func withCurrent<R>(at now: UInt64, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if now >= validUntil { update(now: now, wall: POSIX.wallClock()) }
         let count = count
         return withUnsafeBytes(of: &text) { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 
+    /// Takes the wall clock's reading `wall`, made at monotonic time `now`: the text of its second, kept until that
+    /// second ends (a millisecond early at most, as the reading's milliseconds are truncated: a second read early
+    /// only formats the same second again).
+    mutating func update(now: UInt64, wall: (seconds: Int, milliseconds: Int)) {
+        validUntil = now + UInt64(max(0, 999 - wall.milliseconds)) * 1_000_000
+        guard wall.seconds != second else { return }
+        second = wall.seconds
+        let formatted = Array(Self.format(wall.seconds).utf8.prefix(MemoryLayout.size(ofValue: text)))
+        count = formatted.count
+        withUnsafeMutableBytes(of: &text) { $0.copyBytes(from: formatted) }
+    }
+
     /// The header value for the current second, as an array.
-    public mutating func current() -> [UInt8] { withCurrent { Array($0) } }
+    public mutating func current() -> [UInt8] { withCurrent(at: POSIX.monotonicNanoseconds()) { Array($0) } }
 
     public static func format(_ seconds: Int) -> String {
         let (year, month, day, hour, minute, second, weekday) = POSIX.utcFields(seconds)

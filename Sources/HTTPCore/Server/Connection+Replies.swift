@@ -1,7 +1,7 @@
 /// Carrying out a ``Reply``: writing responses and streams, playing transport faults, closing politely.
 extension Connection {
     func perform(_ reply: Reply, for request: HTTPRequest, started: UInt64?) {
-        var plan = loop.date.withCurrent { date in
+        var plan = loop.date.withCurrent(at: loop.wokeAt) { date in
             // The last head's storage, written long since when requests come one at a time: taken out so that the
             // plan holds the only reference and writes the new head into it, then kept for the next response.
             var scratch: [UInt8] = []

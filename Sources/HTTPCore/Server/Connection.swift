@@ -128,7 +128,7 @@ final class Connection {
             let (result, filled) = inbound.read(from: fd)
             switch result {
             case .bytes:
-                let now = POSIX.monotonicNanoseconds()
+                let now = loop.wokeAt
                 if requestStarted == nil { requestStarted = now }
                 lastActivity = now
                 process()

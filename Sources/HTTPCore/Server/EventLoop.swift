@@ -25,6 +25,10 @@ final class EventLoop: @unchecked Sendable {
     private var events: [ReadinessEvent] = []
     /// Read for every response, only on the loop's thread: no dynamic exclusivity check either.
     @exclusivity(unchecked) var date = HTTPDate()
+    /// Monotonic nanoseconds when the loop last woke from waiting: read once per turn, the time every request of the
+    /// turn arrived, and every response's `Date` (a clock read per request and one per response cost about 37
+    /// instructions each, Tests/Benchmarks/instructions.sh).
+    private(set) var wokeAt: UInt64 = 0
     private(set) var stopping = false
     private var stopDeadline: UInt64 = 0
     /// While out of descriptors, the listener is not watched until this time (0: it is watched).
@@ -78,8 +82,8 @@ final class EventLoop: @unchecked Sendable {
     /// Runs until stopped. A failing wait (not an interrupted one) ends the loop with a line on standard
     /// error rather than spinning a core.
     func run() {
+        var now = POSIX.monotonicNanoseconds()
         while true {
-            let now = POSIX.monotonicNanoseconds()
             if stopping && (connections.isEmpty || now >= stopDeadline) { break }
             do {
                 try poller.wait(timeoutMilliseconds: waitTimeout(now: now), into: &events)
@@ -87,6 +91,7 @@ final class EventLoop: @unchecked Sendable {
                 POSIX.writeLine("mock-server: event loop stopped: \(error)", toStandardError: true)
                 break
             }
+            wokeAt = POSIX.monotonicNanoseconds()
             // Watched descriptors first: a request that arrived after a fixture edit must see the edit.
             for descriptor in watched where events.contains(where: { $0.fd == descriptor.fd }) {
                 descriptor.onReadable()
@@ -104,12 +109,15 @@ final class EventLoop: @unchecked Sendable {
                     connection.handle(event)
                 }
             }
-            let after = POSIX.monotonicNanoseconds()
-            for timer in timers.popDue(now: after) {
+            // The time after the turn's work, for its timers, is also the next wait's start, unless timers fired.
+            now = POSIX.monotonicNanoseconds()
+            let due = timers.popDue(now: now)
+            for timer in due {
                 guard let connection = connections[timer.fd], connection.token == timer.token else { continue }
-                connection.timerFired(now: after)
+                connection.timerFired(now: now)
             }
-            resumeAcceptingIfDue(now: after)
+            resumeAcceptingIfDue(now: now)
+            if !due.isEmpty { now = POSIX.monotonicNanoseconds() }
         }
         for connection in connections.all { connection.close() }
     }

@@ -35,6 +35,24 @@ struct HTTPDateTests {
         #expect(date.current() == bytes || after != before)
     }
 
+    /// The text of a wall-clock reading is kept, unread again, until the monotonic time its second ends, a
+    /// millisecond early; from then on the wall clock is read again.
+    @Test func aReading_IsKeptUntilItsSecondEnds_ThenTheClockIsReadAgain() {
+        var date = HTTPDate()
+        let start = POSIX.monotonicNanoseconds()
+        date.update(now: start, wall: (seconds: 784_111_777, milliseconds: 250))
+        #expect(date.validUntil == start + 749_000_000)
+        let kept = date.withCurrent(at: start + 748_999_999) { String(decoding: $0, as: UTF8.self) }
+        #expect(kept == "Sun, 06 Nov 1994 08:49:37 GMT", "not read again within the second")
+        let before = POSIX.wallClock().seconds
+        let read = date.withCurrent(at: start + 749_000_000) { String(decoding: $0, as: UTF8.self) }
+        let after = POSIX.wallClock().seconds
+        #expect(read == HTTPDate.format(before) || read == HTTPDate.format(after), "read again at the second's end")
+        // A reading in the last millisecond of its second is good for none of it.
+        date.update(now: start, wall: (seconds: 0, milliseconds: 999))
+        #expect(date.validUntil == start)
+    }
+
     // MARK: - ISO 8601
 
     @Test(arguments: [
