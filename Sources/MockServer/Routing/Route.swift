@@ -12,6 +12,8 @@ final class Route: Sendable {
     let domain: String
     let method: String
     let path: PathTemplate
+    /// Whether ``path`` has a parameter segment: a request for a template without one has no parameters to read.
+    let hasPathParameters: Bool
     let pathParams: Fields
     let query: Fields
     /// ``query``'s names, prepared for the request path (see ``RequestValidator``).
@@ -43,6 +45,7 @@ final class Route: Sendable {
         domain = endpoint.domain
         method = endpoint.method
         path = endpoint.path
+        hasPathParameters = endpoint.path.segments.contains { if case .parameter = $0 { true } else { false } }
         pathParams = Self.sorted(endpoint.request.pathParams)
         query = Self.sorted(endpoint.request.query)
         queryNames = QueryNames(query.map(\.name))

@@ -149,8 +149,10 @@ struct Router: Sendable {
         }
         guard let found else { return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed) }
         var parameters = [String: String]()
-        for (segment, value) in zip(found.path.segments, segments) {
-            if case .parameter(let name) = segment { parameters[name] = PathSegments.text(value) }
+        if found.hasPathParameters {
+            for (segment, value) in zip(found.path.segments, segments) {
+                if case .parameter(let name) = segment { parameters[name] = PathSegments.text(value) }
+            }
         }
         return .route(found, parameters: parameters)
     }
@@ -179,12 +181,14 @@ struct Router: Sendable {
     }
 
     /// The first endpoint of `node` that takes `method`; otherwise adds the node's methods to `allowed`.
+    // The routes are read in place, and only the one returned is retained: a copy of the array, and each route
+    // looked at, cost a retain and a release.
     private func route(at node: Int, for method: String, allowed: inout [String]) -> Route? {
-        let routes = nodes[node].routes
-        if let route = routes.first(where: { $0.method == method || (method == "HEAD" && $0.method == "GET") }) {
-            return route
+        for index in nodes[node].routes.indices {
+            let routeMethod = nodes[node].routes[index].method
+            if routeMethod == method || (method == "HEAD" && routeMethod == "GET") { return nodes[node].routes[index] }
         }
-        for route in routes {
+        for route in nodes[node].routes {
             for allow in route.method == "GET" ? ["GET", "HEAD"] : [route.method] where !allowed.contains(allow) {
                 allowed.append(allow)
             }
