@@ -52,7 +52,7 @@ public struct HTTPHeaders: Sendable, Sequence {
     /// Whether `text` holds exactly `bytes` (a bridged string without contiguous UTF-8 counts as different).
     private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard text.utf8.count == bytes.count else { return false }
-        return text.utf8.withContiguousStorageIfAvailable { POSIX.equal(UnsafeRawBufferPointer($0), bytes) } ?? false
+        return text.utf8.withContiguousStorageIfAvailable { ShortBytes.equal(UnsafeRawBufferPointer($0), bytes) } ?? false
     }
 
     /// The first value of `name`.

@@ -114,8 +114,11 @@ public struct HeadParser {
     }
 
     /// Whether `bytes` are `literal`'s, byte for byte (the caller has compared the counts). Also ``KnownMethod``'s.
+    /// Inlined, so that the count each caller has compared picks the word loads (``ShortBytes``) there, where a call
+    /// to `memcmp` cost more than the comparison.
+    @inline(__always)
     static func same(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
-        POSIX.equal(bytes, UnsafeRawBufferPointer(start: literal.utf8Start, count: bytes.count))
+        ShortBytes.equal(bytes, UnsafeRawBufferPointer(start: literal.utf8Start, count: bytes.count))
     }
 
     private func parseVersion(_ text: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPVersion {

@@ -3,7 +3,7 @@ enum KnownMethod: UInt8 {
     case other, get, head, post, put, patch, delete, options
 
     init(_ bytes: UnsafeRawBufferPointer) {
-        func same(_ literal: StaticString) -> Bool { HeadParser.same(bytes, literal) }
+        @inline(__always) func same(_ literal: StaticString) -> Bool { HeadParser.same(bytes, literal) }
         switch bytes.count {
         case 3 where same("GET"): self = .get
         case 4 where same("HEAD"): self = .head
