@@ -1,10 +1,11 @@
 /// IMF-fixdate (RFC 9110 §5.6.7) for the `Date` header, formatted once per second.
 ///
-/// The wall clock is read once per second too, not per response: the text is kept until a monotonic deadline, the end
-/// of the second it was read in. The caller passes the monotonic time it already has (the event loop's, read once
-/// per turn), so a response costs no clock read (each cost about 37 instructions, Tests/Benchmarks/instructions.sh).
-/// Like nginx's cached time, the text is that of the turn's start: a turn that runs past the second's end sends the
-/// second before for the rest of it.
+/// The wall clock is read about once per second too, not per response: the text is kept until a monotonic deadline,
+/// no later than the end of the second it was read in. The caller passes the monotonic time it already has (the event
+/// loop's, read once per turn), so a response costs no clock read (each cost about 37 instructions,
+/// Tests/Benchmarks/instructions.sh). Like nginx's cached time, the text is never earlier than the second the turn
+/// began in, but a long turn may lag behind the current second. After a system sleep (the monotonic clock stands
+/// still in it), the text from before it may be sent for up to a second more.
 public struct HTTPDate {
     private var second = -1
     /// The current second's text (29 bytes), kept inline: lent by pointer, it costs no reference counting per
@@ -27,9 +28,9 @@ public struct HTTPDate {
         return withUnsafeBytes(of: &text) { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 
-    /// Takes the wall clock's reading `wall`, made at monotonic time `now`: the text of its second, kept until that
-    /// second ends (a millisecond early at most, as the reading's milliseconds are truncated: a second read early
-    /// only formats the same second again).
+    /// Takes the wall clock's reading `wall`, made at or after monotonic time `now`: the text of its second, kept until
+    /// that second ends, or earlier (by the time between `now` and the reading, and a millisecond, as the reading's
+    /// milliseconds are truncated): a reading made early only formats the same second again.
     mutating func update(now: UInt64, wall: (seconds: Int, milliseconds: Int)) {
         validUntil = now + UInt64(max(0, 999 - wall.milliseconds)) * 1_000_000
         guard wall.seconds != second else { return }

@@ -40,7 +40,9 @@ public struct HTTPHeaders: Sendable, Sequence {
         }
         let sameName = known.map { fields[index].name == $0 } ?? Self.same(fields[index].name, name)
         if !sameName { fields[index].name = known ?? String(decoding: name, as: UTF8.self) }
-        if !Self.same(fields[index].value, value) { fields[index].value = String(decoding: value, as: UTF8.self) }
+        // A long value (a token, a cookie) is compared by the C library, a vector at a time; a short one a word at a time.
+        let sameValue = value.count > 64 ? Self.sameLong(fields[index].value, value) : Self.same(fields[index].value, value)
+        if !sameValue { fields[index].value = String(decoding: value, as: UTF8.self) }
     }
 
     /// Drops the fields after the first `count`, once ``overwrite(_:name:known:value:)`` wrote those.
@@ -49,10 +51,17 @@ public struct HTTPHeaders: Sendable, Sequence {
         while fields.count > count { fields.removeLast() }
     }
 
-    /// Whether `text` holds exactly `bytes` (a bridged string without contiguous UTF-8 counts as different).
+    /// Whether `text` holds exactly `bytes` (a bridged string without contiguous UTF-8 counts as different), compared a
+    /// word at a time: for names and short values, where a call to `memcmp` costs more than the comparison.
     private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard text.utf8.count == bytes.count else { return false }
         return text.utf8.withContiguousStorageIfAvailable { ShortBytes.equal(UnsafeRawBufferPointer($0), bytes) } ?? false
+    }
+
+    /// ``same(_:_:)`` by the C library, a vector at a time: for long values.
+    private static func sameLong(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard text.utf8.count == bytes.count else { return false }
+        return text.utf8.withContiguousStorageIfAvailable { POSIX.equal(UnsafeRawBufferPointer($0), bytes) } ?? false
     }
 
     /// The first value of `name`.

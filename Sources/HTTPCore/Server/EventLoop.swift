@@ -29,10 +29,11 @@ final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var events: [ReadinessEvent] = []
     /// Read for every response, only on the loop's thread: no dynamic exclusivity check either.
     @exclusivity(unchecked) var date = HTTPDate()
-    /// Monotonic nanoseconds when the loop last woke from waiting: read once per turn, the time every request of the
-    /// turn arrived, and every response's `Date` (a clock read per request and one per response cost about 37
-    /// instructions each, Tests/Benchmarks/instructions.sh).
-    private(set) var wokeAt: UInt64 = 0
+    /// Monotonic nanoseconds when the loop last woke from waiting (or finished a watcher's work): read once per turn,
+    /// the time every request of the turn arrived, and every response's `Date` (a clock read per request and one per
+    /// response cost about 37 instructions each, Tests/Benchmarks/instructions.sh). Written by the loop alone,
+    /// between the accesses its connections make: no dynamic exclusivity check.
+    @exclusivity(unchecked) private(set) var wokeAt: UInt64 = 0
     private(set) var stopping = false
     private var stopDeadline: UInt64 = 0
     /// While out of descriptors, the listener is not watched until this time (0: it is watched).
@@ -97,9 +98,13 @@ final class EventLoop: @unchecked Sendable {
             }
             wokeAt = POSIX.monotonicNanoseconds()
             // Watched descriptors first: a request that arrived after a fixture edit must see the edit.
+            var watchedWork = false
             for descriptor in watched where events.contains(where: { $0.fd == descriptor.fd }) {
                 descriptor.onReadable()
+                watchedWork = true
             }
+            // That work (a contract reload) can take a while: the turn's requests are timed, and dated, after it.
+            if watchedWork { wokeAt = POSIX.monotonicNanoseconds() }
             for event in events {
                 if event.fd == listener {
                     acceptAll()

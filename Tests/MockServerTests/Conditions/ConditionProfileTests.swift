@@ -80,7 +80,6 @@ import TestSupport
         let changes = [["name": #""q""#], ["latency": #""100-300""#], ["bandwidth": #""lte""#], ["failurePercent": "6"],
                        ["fault": #""truncated_body""#]]
         for change in changes { #expect(try profile(change) != first, "\(change)") }
-        #expect(try ConditionProfile.named("train") == ConditionProfile.named("train"))
     }
 
     @Test func badProfiles_AreClearErrors() throws {
