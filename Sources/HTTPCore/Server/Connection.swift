@@ -23,7 +23,7 @@ final class Connection {
     let fromLoopback: Bool
     /// The loop that owns the connection. A strong constant: read from the connection, it is lent without reference
     /// counting. (As `unowned(unsafe)`, each use that called into the loop retained and released it, four times a
-    /// request, about 80 instructions, Tests/Benchmarks/instructions.sh.) The cycle it makes with the loop's table
+    /// request, about 120 instructions, Tests/Benchmarks/instructions.sh.) The cycle it makes with the loop's table
     /// ends when the loop forgets the connection, as it does every one before `run()` returns.
     let loop: EventLoop
     var phase = Phase.active

@@ -50,7 +50,7 @@ struct WirePlan {
         let omitBody = request.isHead
         // A finished response, the common case, is matched on its own: as a case of the switch below, whose other cases
         // keep parts of their payloads, it was matched on a copy of the whole action (three retains and releases, about
-        // 200 instructions per request, Tests/Benchmarks/instructions.sh).
+        // 170 instructions per request, Tests/Benchmarks/instructions.sh).
         if case .respond(let response) = reply.action {
             (head, body) = HTTPResponseEncoder.message(response, keepAlive: keepAlive, omitBody: omitBody, date: date,
                                                        reusing: consume headBuffer)

@@ -135,8 +135,8 @@ final class RequestHandler: HTTPResponder {
 
     /// Where a request's path leads: the admin API (with the segments after its prefix) or the router's match; nowhere
     /// for a path with a malformed percent-escape, which is not split into segments. (That, the value before the path
-    /// is split, has no payload to release when it is replaced: a `.match(.notFound)` there cost about 40
-    /// instructions per request, Tests/Benchmarks/instructions.sh.)
+    /// is split, has no payload to release when it is replaced, where a `.match(.notFound)` there went through the
+    /// outlined destroy of a router match for every request.)
     private enum Routed {
         case malformed
         case admin([String])
