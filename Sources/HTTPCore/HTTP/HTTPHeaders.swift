@@ -58,7 +58,9 @@ public struct HTTPHeaders: Sendable, Sequence {
         return text.utf8.withContiguousStorageIfAvailable { ShortBytes.equal(UnsafeRawBufferPointer($0), bytes) } ?? false
     }
 
-    /// ``same(_:_:)`` by the C library, a vector at a time: for long values.
+    /// ``same(_:_:)`` by the C library, a vector at a time: for long values. A function of its own, chosen by the caller:
+    /// one function choosing between the two comparisons was no longer inlined into ``overwrite(_:name:known:value:)``,
+    /// which then retained each field for the call (about 300 instructions with an app's fields).
     private static func sameLong(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard text.utf8.count == bytes.count else { return false }
         return text.utf8.withContiguousStorageIfAvailable { POSIX.equal(UnsafeRawBufferPointer($0), bytes) } ?? false

@@ -1,5 +1,6 @@
-/// Comparing short runs of bytes (query names, path segments) in place: a word at a time and inlined, where a call to
-/// `memcmp` costs more than the comparison itself.
+/// Comparing short runs of bytes (query names, path segments, the parser's method and field-name literals, a field's
+/// short value against the last request's) in place: a word at a time and inlined, where a call to `memcmp` costs more
+/// than the comparison itself. Long runs are better left to `memcmp`, which takes a vector at a time.
 public enum ShortBytes {
     /// Whether the `count` bytes at `a` equal those at `b`: eight at a time, the last eight (or four, or two)
     /// overlapping the ones before.
