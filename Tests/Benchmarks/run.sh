@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Benchmark: the release-built mock-server against nginx serving the same fixture, side by side.
 # Not part of `swift test` or CI.
-# Usage: [BASELINE=<git revision>] [ONLY=floor|endpoints|fixtures|resources|dashboards|throttled] Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
+# Usage: [BASELINE=<git revision>] [ONLY=floor|endpoints|fixtures|resources|dashboards|throttled] [ROUNDS=n]
+#        Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
 # With BASELINE, that revision is built the same way and measured in the same run, interleaved, for
 # before/after figures (columns "before" and "after/before").
 # Prints one table (req/s and p99 per concurrency, ratio ours/nginx); then the floor table: ours, the
 # baseline, h2o (one thread), nginx (one worker) and floor.c (Tests/Benchmarks/floor.c: the least work
 # HTTP/1.1 keep-alive can cost) each on one core with one thread, wrk -t1 on the other, at 16, 64,
 # 256 and 1,000 connections and 16 connections pipelining 16 deep: req/s, p99 and the server's CPU
-# time per request (medians of 3, interleaved), ours against the floor, h2o and the baseline; with
-# ours' templated path and a resource's GET /items/{id} against static at 16 (ONLY=floor runs that
-# section alone; it installs h2o and gcc if missing). Then start-up time, RSS, and a
+# time per request, and its user and system parts (medians of ROUNDS runs, default 3, interleaved), ours
+# against the floor, h2o and the baseline; with ours' templated path and a resource's GET /items/{id}
+# against static at 16 (ONLY=floor runs that section alone; it installs h2o and gcc if missing; with an even
+# ROUNDS, the lower of the middle two). Then start-up time, RSS, and a
 # URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
 # routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
 # Then start-up on large fixtures: one of 50 MB, and 2,000 files; ONLY=fixtures runs that alone.
@@ -27,6 +29,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 DURATION=${1:-5}
+# The floor table's rounds: each figure there is the median of this many runs.
+ROUNDS=${ROUNDS:-3}
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS=$ROUNDS: the floor table's rounds are a whole number from 1" >&2; exit 2; }
 WORK=$(mktemp -d)
 PIDS=()
 BASELINE=${BASELINE:-}
@@ -98,33 +103,35 @@ serves() { # label url file: the script stops unless url answers 200 with exactl
         exit 1
     fi
 }
-cpu_ticks() { # pid... -> user+system CPU time so far of these processes and their children, in clock ticks
+cpu_ticks() { # pid... -> "user system": CPU time so far of these processes and their children, in clock ticks
     local pid
     for pid in "$@"; do echo "$pid"; pgrep -P "$pid" || true; done \
-        | while read -r pid; do cat "/proc/$pid/stat" 2>/dev/null || true; done | awk '{t += $14 + $15} END {print t + 0}'
+        | while read -r pid; do cat "/proc/$pid/stat" 2>/dev/null || true; done | awk '{u += $14; s += $15} END {print u + 0, s + 0}'
 }
 ratio_of() { # a b -> a/b as "1.23x" ("-" when b is 0)
     awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) printf "-"; else printf "%.2fx", a / b }'
 }
 HZ=$(getconf CLK_TCK)
 # One wrk -t1 run on the client's core. The CPU time is that of the server PIDs given (none: 0).
-measure() { # "server PIDs" port connections path [wrk options...] -> "req/s p99-ms server-CPU-µs-per-request wrk-errors"
+# The CPU time: user and system, and their sum; of the server's user time, what its own code did, and of the system
+# time, what the kernel did for it (the sockets, and on loopback the client's side of each packet it sends).
+measure() { # "server PIDs" port connections path [wrk options...] -> "req/s p99-ms CPU-µs-per-request wrk-errors user-µs system-µs"
     local pids=$1 port=$2 connections=$3 path=$4 before after out
     shift 4
     # shellcheck disable=SC2086 # one word a PID
-    before=$(cpu_ticks $pids)
+    read -r -a before <<<"$(cpu_ticks $pids)"
     out=$($CLIENT_CPU wrk -t1 -c"$connections" -d"${DURATION}s" --latency "$@" "http://127.0.0.1:$port$path")
     # shellcheck disable=SC2086
-    after=$(cpu_ticks $pids)
+    read -r -a after <<<"$(cpu_ticks $pids)"
     awk '/Non-2xx|Socket errors/ {print "  wrk reported on port '"$port"', '"$connections"' connections: " $0 > "/dev/stderr"}' <<<"$out"
-    awk -v t=$((after - before)) -v hz="$HZ" -v port="$port" '
+    awk -v u=$((after[0] - before[0])) -v s=$((after[1] - before[1])) -v hz="$HZ" -v port="$port" '
         /requests in/ {n = $1}
         /Requests\/sec/ {r = $2}
         $1 == "99%" {p = $2; if (p ~ /us$/) p = p / 1000; else if (p ~ /ms$/) p = p + 0; else p = p * 1000}
         /Socket errors/ {gsub(/,/, ""); e += $4 + $6 + $8 + $10}
         /Non-2xx/ {e += $NF}
         END {if (!n) {print "wrk completed no request on port " port > "/dev/stderr"; exit 1}
-             printf "%.0f %.3f %.2f %d", r, p, t * 1000000 / hz / n, e}' <<<"$out"
+             printf "%.0f %.3f %.2f %d %.2f %.2f", r, p, (u + s) * 1000000 / hz / n, e, u * 1000000 / hz / n, s * 1000000 / hz / n}' <<<"$out"
 }
 
 # --- start-up to first response: the median of 10 runs --------------------------------------------
@@ -485,7 +492,7 @@ JSON
 # Ours and nginx as the table started them, the baseline, h2o and floor.c (Tests/Benchmarks/floor.c),
 # each on the servers' core with one thread, serve the table's fixture at its path; wrk -t1 on the
 # other core. A server's CPU per request: its user+system time during a run (with its children's:
-# nginx's worker, h2o's crash reporter) over the requests wrk completed. Medians of 3, interleaved.
+# nginx's worker, h2o's crash reporter) over the requests wrk completed. Medians of ROUNDS, interleaved.
 # Then ours' templated path and a resource's GET /items/{id} against static, at 16 connections.
 floor_table() {
     local h2o_port=18176 floor_port=18177 resource_port=18178
@@ -552,8 +559,8 @@ LUA
 
     declare -A runs=() # "server load" or "path n" -> one line a run: "req/s p99 CPU-µs errors"
     local run load i result pid
-    for run in 1 2 3; do
-        echo "floor table: run $run of 3..." >&2
+    for run in $(seq "$ROUNDS"); do
+        echo "floor table: run $run of $ROUNDS..." >&2
         for load in "${loads[@]}"; do
             local connections=$load options=()
             if [ "$load" = 16x16 ]; then connections=16; options=(-s "$WORK/pipeline.lua"); fi
@@ -575,11 +582,13 @@ LUA
     }
     echo
     echo "the floor: GET $TARGET ($(wc -c <"$FIXTURE")-byte body), each server on one core with one thread, wrk -t1 on the other;"
-    echo "${DURATION}s per run, medians of 3, servers interleaved; 16x16: 16 connections, 16 requests pipelined per write"
+    echo "${DURATION}s per run, medians of $ROUNDS, servers interleaved; 16x16: 16 connections, 16 requests pipelined per write"
     echo "(no p99 there: wrk's latency percentiles come out wrong, often 0, with pipelining; wrk issue 236);"
-    echo "CPU: the server's user+system time per request completed; ratios are the row's server over floor.c, h2o${BASELINE:+ and $BASELINE}"
+    echo "CPU: the server's user+system time per request completed (user and system: each one's median on its own, so they need"
+    echo "not add up to it); ratios are the row's server over floor.c, h2o${BASELINE:+ and $BASELINE}"
     echo
-    local header="| server | conns | req/s | p99 ms | CPU µs/req | CPU/floor | req/s vs h2o | p99 vs h2o |" rule="|---|---:|---:|---:|---:|---:|---:|---:|"
+    local header="| server | conns | req/s | p99 ms | CPU µs/req | user | system | CPU/floor | req/s vs h2o | p99 vs h2o |"
+    local rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     if [ -n "$BASELINE" ]; then header+=" req/s vs $BASELINE | CPU vs $BASELINE |"; rule+="---:|---:|"; fi
     echo "$header wrk errors |"
     echo "$rule---:|"
@@ -590,7 +599,8 @@ LUA
             local p99_ratio
             p99_ratio=$(ratio_of "$p99" "$(cell "$h2o $load" 2)")
             [ "$load" != 16x16 ] || { p99="n/a"; p99_ratio="n/a"; }
-            row="| ${labels[$i]} | $load | $rps | $p99 | $cpu | $(ratio_of "$cpu" "$(cell "$floor $load" 3)")"
+            row="| ${labels[$i]} | $load | $rps | $p99 | $cpu | $(cell "$i $load" 5) | $(cell "$i $load" 6)"
+            row+=" | $(ratio_of "$cpu" "$(cell "$floor $load" 3)")"
             row+=" | $(ratio_of "$rps" "$(cell "$h2o $load" 1)") | $p99_ratio |"
             if [ -n "$BASELINE" ] && [ "$i" = 0 ]; then
                 row+=" $(ratio_of "$rps" "$(cell "1 $load" 1)") | $(ratio_of "$cpu" "$(cell "1 $load" 3)") |"
@@ -601,7 +611,7 @@ LUA
         done
     done
     echo
-    echo "ours on other paths, wrk -t1 -c16 (medians of 3, interleaved with the table); each against the static path of the same bytes"
+    echo "ours on other paths, wrk -t1 -c16 (medians of $ROUNDS, interleaved with the table); each against the static path of the same bytes"
     echo
     echo "| path | body bytes | req/s | CPU µs/req | req/s vs static | CPU vs static |"
     echo "|---|---:|---:|---:|---:|---:|"
