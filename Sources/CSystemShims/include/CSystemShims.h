@@ -1,5 +1,6 @@
 // System headers that Swift's Glibc module does not bring in (epoll, accept4, inotify, statfs, the CPU
-// affinity mask) and a futex lock, for the HTTP core's platform layer only. Nothing here is used on Darwin.
+// affinity mask), a futex lock and a prefetch hint, for the HTTP core's platform layer only. Nothing here is
+// used on Darwin.
 #ifndef C_SYSTEM_SHIMS_H
 #define C_SYSTEM_SHIMS_H
 
@@ -38,6 +39,11 @@ static inline void c_system_shims_lock(uint32_t *word) {
 
 static inline void c_system_shims_unlock(uint32_t *word) {
     if (__builtin_expect(__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) == 2, 0)) c_system_shims_unlock_wake(word);
+}
+
+/// Asks the CPU to bring the cache line at `address` in for writing, without waiting for it (a hint; never faults).
+static inline void c_system_shims_prefetch_for_write(const void *address) {
+    __builtin_prefetch(address, 1, 3);
 }
 #endif
 

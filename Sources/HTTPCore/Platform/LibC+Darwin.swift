@@ -173,5 +173,9 @@ public enum LibC {
     @inlinable public static func lock(_ mutex: UnsafeMutablePointer<Mutex>) { pthread_mutex_lock(mutex) }
 
     @inlinable public static func unlock(_ mutex: UnsafeMutablePointer<Mutex>) { pthread_mutex_unlock(mutex) }
+
+    /// A hint to bring a cache line in for writing; nothing on Darwin, where Swift reaches no prefetch instruction
+    /// (the Glibc file's goes through the C shims, which are Linux's).
+    @inlinable public static func prefetchForWrite(_ address: UnsafeRawPointer) {}
 }
 #endif

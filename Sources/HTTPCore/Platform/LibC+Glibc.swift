@@ -125,5 +125,9 @@ public enum LibC {
     @inlinable public static func lock(_ mutex: UnsafeMutablePointer<Mutex>) { c_system_shims_lock(mutex) }
 
     @inlinable public static func unlock(_ mutex: UnsafeMutablePointer<Mutex>) { c_system_shims_unlock(mutex) }
+
+    /// Asks the CPU to bring the cache line at `address` in for writing, without waiting for it: a hint, which never
+    /// faults, for memory a later step writes (the journal's next slot). `@inlinable`: the mock layer calls it.
+    @inlinable public static func prefetchForWrite(_ address: UnsafeRawPointer) { c_system_shims_prefetch_for_write(address) }
 }
 #endif

@@ -15,6 +15,39 @@ public final class Journal: Sendable {
 
         var ordered: [JournalEntry] { Array(entries[start...] + entries[..<start]) }
 
+        /// Asks the CPU for the memory that the next appends to a full ring write, which the requests since it was
+        /// last written (a thousand, by default, and their responses through the kernel) have pushed out of its
+        /// caches: the entry after the next one, and the next one's head storage, whose address that entry holds
+        /// (its lines asked for by the append before). Without it, an append waited for each of those lines in turn:
+        /// the journal's functions took about 250 ns of the CPU time of a request, against about 90 ns with it
+        /// (`perf record` at 16 connections; callgrind, which counts instructions, cannot see this).
+        /// - Parameter headBytes: The length of the head just kept: the next is likely as long.
+        func prefetchNextSlots(headBytes: Int) {
+            // The storage object's header (32 bytes) and the head's bytes, up to 8 lines.
+            let headStorageLines = min(8, (32 + headBytes + 63) / 64 + 1)
+            let next = start
+            let afterNext = next + 1 == entries.count ? 0 : next + 1
+            let lineSize = 64
+            entries.withUnsafeBufferPointer { entries in
+                guard let base = entries.baseAddress else { return }
+                let entry = UnsafeRawPointer(base + afterNext)
+                for offset in stride(from: 0, to: MemoryLayout<JournalEntry>.stride, by: lineSize) {
+                    LibC.prefetchForWrite(entry + offset)
+                }
+                // The next entry's head storage, an array: one reference to an object that holds its count, then its
+                // bytes. The reference is read from the entry's bytes, as reading the array would retain it: a write
+                // to the very line asked for, which the append would then wait on here. (A wrong address would only
+                // waste the hint: a prefetch never faults.)
+                guard let offset = MemoryLayout<JournalEntry>.offset(of: \JournalEntry.requestHead) else { return }
+                let bits = UnsafeRawPointer(base + next).load(fromByteOffset: offset, as: UInt.self)
+                guard let storage = UnsafeRawPointer(bitPattern: bits) else { return }
+                for line in 0..<headStorageLines { LibC.prefetchForWrite(storage + line * lineSize) }
+            }
+            events.withUnsafeBufferPointer { events in
+                if let base = events.baseAddress { LibC.prefetchForWrite(base + next) }
+            }
+        }
+
         /// Where the `offset`-th oldest kept entry is.
         func slot(_ offset: Int) -> Int { (start + offset) % entries.count }
 
@@ -93,8 +126,9 @@ public final class Journal: Sendable {
                 swap(&ring.entries[ring.start], &entry)
                 swap(&ring.events[ring.start], &event)
                 var storage = entry.takeStorage()
-                ring.entries[ring.start].keep(in: &storage)
+                let headBytes = ring.entries[ring.start].keep(in: &storage)
                 ring.start = (ring.start + 1) % capacity
+                ring.prefetchNextSlots(headBytes: headBytes)
             }
             // Feeds write their events when their readers can take them: here only a flag per feed is read.
             ring.notifyWaiting()

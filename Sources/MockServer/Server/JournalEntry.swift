@@ -221,10 +221,12 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     /// Copies the request head into `storage` (the storage of the entry this one replaced, written in place when
     /// nothing else holds it) and keeps that, handing back the one it had. So the journal keeps no reference to a
-    /// request's storage, which its connection writes the next request into.
-    mutating func keep(in storage: inout [UInt8]) {
+    /// request's storage, which its connection writes the next request into. Returns the head's length.
+    @discardableResult
+    mutating func keep(in storage: inout [UInt8]) -> Int {
         requestHead.withUnsafeBytes { storage.overwrite(with: $0) }
         swap(&storage, &requestHead)
+        return requestHead.count
     }
 
     enum CodingKeys: String, CodingKey {
