@@ -38,22 +38,7 @@ else
     BIN="$(swift build "${RELEASE[@]}" --show-bin-path)/mock-server"
 fi
 
-python3 - "$WORK" Fixtures/products/list.json "${TEMPLATED:-}" <<'PY'
-import json, os, sys
-work, fixture, templated = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
-os.makedirs(work + "/Contracts"); os.makedirs(work + "/Fixtures")
-text = open(fixture).read()
-if templated:
-    text = text.replace('"page_no": 1,', '"page_no": {{query.page_no}},', 1).replace(
-        '"items_per_page": 20,', '"items_per_page": {{query.items_per_page}},', 1).replace(
-        '"limit": 20,', '"limit": {{query.items_per_page}},', 1)
-open(work + "/Fixtures/list.json", "w").write(text)
-scenario = {"name": "success", "status": 200, "body": "list.json", "expect": "success"}
-if templated: scenario["template"] = True
-json.dump({"domain": "bench", "endpoints": [{"id": "productList", "method": "GET", "path": "/api/products",
-           "request": {"query": {"page_no": "integer", "items_per_page": "integer"}}, "scenarios": [scenario]}]},
-          open(work + "/Contracts/bench.json", "w"))
-PY
+python3 Tests/Benchmarks/bench-contract.py "$WORK" Fixtures/products/list.json "${TEMPLATED:-}"
 
 cat > "$WORK/client.py" <<'PY'
 import socket, sys, threading
