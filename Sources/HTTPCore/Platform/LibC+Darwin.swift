@@ -174,8 +174,8 @@ public enum LibC {
 
     @inlinable public static func unlock(_ mutex: UnsafeMutablePointer<Mutex>) { pthread_mutex_unlock(mutex) }
 
-    /// A hint to bring a cache line in for writing; nothing on Darwin, where Swift reaches no prefetch instruction
-    /// (the Glibc file's goes through the C shims, which are Linux's).
+    /// A hint to bring a cache line in for writing: nothing on Darwin. Swift has no prefetch of its own, and the C
+    /// shims that give Linux one are Linux's only.
     @inlinable public static func prefetchForWrite(_ address: UnsafeRawPointer) {}
 }
 #endif
