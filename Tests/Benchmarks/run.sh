@@ -557,14 +557,18 @@ LUA
     local path_bytes=("$(wc -c <"$FIXTURE")" "$(wc -c <"$WORK/resources-$resource_port/Fixtures/item.json")")
     path_bytes+=("${path_bytes[1]}")
 
-    declare -A runs=() # "server load" or "path n" -> one line a run: "req/s p99 CPU-µs errors"
-    local run load i result pid
+    declare -A runs=() # "server load" or "path n" -> one line a run: "req/s p99 CPU-µs errors user-µs system-µs"
+    local run load i result pid order
     for run in $(seq "$ROUNDS"); do
         echo "floor table: run $run of $ROUNDS..." >&2
+        # Every other run takes the servers in the opposite order, so that none always comes first after a change of
+        # load (two servers of one build measured in a fixed order came out 1 to 10% apart here, not always the same way).
+        order=("${!labels[@]}")
+        if [ $((run % 2)) = 0 ]; then order=(); for i in "${!labels[@]}"; do order=("$i" "${order[@]}"); done; fi
         for load in "${loads[@]}"; do
             local connections=$load options=()
             if [ "$load" = 16x16 ]; then connections=16; options=(-s "$WORK/pipeline.lua"); fi
-            for i in "${!labels[@]}"; do
+            for i in "${order[@]}"; do
                 result=$(measure "${pids[$i]}" "${ports[$i]}" "$connections" "$TARGET" "${options[@]}")
                 runs["$i $load"]+="$result"$'\n'
             done
@@ -582,7 +586,8 @@ LUA
     }
     echo
     echo "the floor: GET $TARGET ($(wc -c <"$FIXTURE")-byte body), each server on one core with one thread, wrk -t1 on the other;"
-    echo "${DURATION}s per run, medians of $ROUNDS, servers interleaved; 16x16: 16 connections, 16 requests pipelined per write"
+    echo "${DURATION}s per run, medians of $ROUNDS, servers interleaved (every other run in the opposite order); 16x16: 16 connections,"
+    echo "16 requests pipelined per write"
     echo "(no p99 there: wrk's latency percentiles come out wrong, often 0, with pipelining; wrk issue 236);"
     echo "CPU: the server's user+system time per request completed (user and system: each one's median on its own, so they need"
     echo "not add up to it); ratios are the row's server over floor.c, h2o${BASELINE:+ and $BASELINE}"
