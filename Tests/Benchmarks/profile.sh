@@ -3,7 +3,7 @@
 # second) of the release build while wrk -t1 keeps it busy, printed in nanoseconds per request, the server's own code
 # and the kernel's work for it apart. instructions.sh counts instructions, the same figure on every run; this sees
 # what they cost, cache misses and atomic instructions included, and the system calls. The two disagree most where
-# memory has gone cold: the journal's append, before it asked for its next slots ahead, showed about 300
+# memory has gone cold: the journal's append, before it asked for its next slots ahead, showed about 500
 # instructions there and about 250 ns here. Not part of `swift test` or CI; installs perf and wrk if missing.
 # Usage: [MOCK_SERVER_BIN=<binary>] [CONNECTIONS=16] [TOP=25] [TEMPLATED=1] Tests/Benchmarks/profile.sh [seconds (default 5)]
 # Prints the CPU time per request, user and kernel, then the TOP functions of each.

@@ -19,8 +19,8 @@ public final class Journal: Sendable {
         /// last written (a thousand, by default, and their responses through the kernel) have pushed out of its
         /// caches: the entry after the next one, and the next one's head storage, whose address that entry holds
         /// (its lines asked for by the append before). Without it, an append waited for each of those lines in turn:
-        /// the journal's functions took about 250 ns of the CPU time of a request, against about 90 ns with it
-        /// (`perf record` at 16 connections; callgrind, which counts instructions, cannot see this).
+        /// the journal's functions with `memmove` took about 250 ns of the CPU time of a request, against about 90 ns
+        /// with it (Tests/Benchmarks/profile.sh at 16 connections; callgrind, which counts instructions, cannot see this).
         /// - Parameter headBytes: The length of the head just kept: the next is likely as long.
         func prefetchNextSlots(headBytes: Int) {
             // The storage object's header (32 bytes) and the head's bytes, up to 8 lines.
