@@ -28,15 +28,7 @@ SERVER=
 cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
-source Tests/Benchmarks/static-build-deps.sh
-
-RELEASE=(-c release --static-swift-stdlib --scratch-path .build-release)
-if [ -n "${MOCK_SERVER_BIN:-}" ]; then
-    BIN=$MOCK_SERVER_BIN
-else
-    swift build "${RELEASE[@]}" --product mock-server >/dev/null
-    BIN="$(swift build "${RELEASE[@]}" --show-bin-path)/mock-server"
-fi
+source Tests/Benchmarks/release-binary.sh
 
 python3 Tests/Benchmarks/bench-contract.py "$WORK" Fixtures/products/list.json "${TEMPLATED:-}"
 

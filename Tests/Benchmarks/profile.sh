@@ -18,20 +18,17 @@ TOP=${TOP:-25}
 PORT=18184
 WORK=$(mktemp -d)
 SERVER=
-cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; rm -rf "$WORK"; }
+RECORDER=
+cleanup() {
+    [ -n "$RECORDER" ] && kill "$RECORDER" 2>/dev/null && wait "$RECORDER" 2>/dev/null
+    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
+    rm -rf "$WORK"
+}
 trap cleanup EXIT
 command -v perf >/dev/null || { apt-get install -y linux-perf >/dev/null 2>&1 \
     || { apt-get update >/dev/null && apt-get install -y linux-perf >/dev/null; }; }
 command -v wrk >/dev/null || { apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }; }
-source Tests/Benchmarks/static-build-deps.sh
-
-RELEASE=(-c release --static-swift-stdlib --scratch-path .build-release)
-if [ -n "${MOCK_SERVER_BIN:-}" ]; then
-    BIN=$MOCK_SERVER_BIN
-else
-    swift build "${RELEASE[@]}" --product mock-server >/dev/null
-    BIN="$(swift build "${RELEASE[@]}" --show-bin-path)/mock-server"
-fi
+source Tests/Benchmarks/release-binary.sh
 python3 Tests/Benchmarks/bench-contract.py "$WORK" Fixtures/products/list.json "${TEMPLATED:-}"
 
 CORES=$(nproc)
@@ -49,17 +46,21 @@ perf record -e cpu-clock -F 4000 -p "$SERVER" -o "$WORK/perf.data" -- sleep "$((
 RECORDER=$!
 sleep 0.5
 "${CLIENT_CPU[@]}" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "http://127.0.0.1:$PORT$TARGET" >"$WORK/wrk.txt"
-wait "$RECORDER" || { cat "$WORK/perf.log" >&2; exit 1; }
+wait "$RECORDER" || { RECORDER=; cat "$WORK/perf.log" >&2; exit 1; }
+RECORDER=
 REQUESTS=$(awk '/requests in/ {print $1}' "$WORK/wrk.txt")
 [ -n "$REQUESTS" ] && [ "$REQUESTS" -gt 0 ] || { echo "wrk completed no request:" >&2; cat "$WORK/wrk.txt" >&2; exit 1; }
-perf report -i "$WORK/perf.data" --stdio --sort sym 2>/dev/null >"$WORK/report.txt"
+perf report -i "$WORK/perf.data" --stdio --sort sym 2>"$WORK/report.log" >"$WORK/report.txt" \
+    || { echo "perf report failed:" >&2; cat "$WORK/report.log" >&2; exit 1; }
 
 python3 - "$WORK/report.txt" "$REQUESTS" "$DURATION" "$CONNECTIONS" "$TOP" <<'PY' | swift demangle --simplified
 import re, sys
 report, requests, duration, connections, top = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 text = open(report).read()
 # cpu-clock's event count is the CPU time the samples stand for, in nanoseconds.
-nanoseconds = int(re.search(r"Event count \(approx\.\): (\d+)", text).group(1))
+count = re.search(r"Event count \(approx\.\): (\d+)", text)
+if not count: sys.exit("perf report gave no event count: no samples of the server?")
+nanoseconds = int(count.group(1))
 rows = []
 for line in text.splitlines():
     match = re.match(r"\s*([\d.]+)%\s+\[(.)\]\s+(.*\S)", line)
@@ -69,7 +70,8 @@ user = sum(cost for cost, kernel, _ in rows if not kernel)
 kernel = sum(cost for cost, kernel, _ in rows if kernel)
 print(f"{requests:,} requests in {duration} s at {connections} connections: {requests / float(duration):,.0f} req/s")
 print(f"CPU per request: {(user + kernel) / 1000:.2f} us: user space {user / 1000:.2f} us, kernel {kernel / 1000:.2f} us")
-for side, in_kernel in (("the server's own code (user space)", False), ("the kernel's work for it", True)):
+for side, in_kernel in (("user space (the server's code, the Swift runtime, the C library)", False),
+                        ("the kernel's work for it", True)):
     print(f"\n{side}: the top {top}\n\n| ns/request | function |\n|---:|---|")
     for cost, _, name in sorted(row for row in rows if row[1] == in_kernel)[::-1][:top]:
         print(f"| {cost:.1f} | {name} |")

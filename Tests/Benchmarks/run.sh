@@ -12,7 +12,7 @@
 # time per request, and its user and system parts (medians of ROUNDS runs, default 3, interleaved), ours
 # against the floor, h2o and the baseline; with ours' templated path and a resource's GET /items/{id}
 # against static at 16 (ONLY=floor runs that section alone; it installs h2o and gcc if missing; with an even
-# ROUNDS, the lower of the middle two). Then start-up time, RSS, and a
+# ROUNDS, a median is the lower of the middle two). Then start-up time, RSS, and a
 # URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
 # routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
 # Then start-up on large fixtures: one of 50 MB, and 2,000 files; ONLY=fixtures runs that alone.
@@ -113,8 +113,10 @@ ratio_of() { # a b -> a/b as "1.23x" ("-" when b is 0)
 }
 HZ=$(getconf CLK_TCK)
 # One wrk -t1 run on the client's core. The CPU time is that of the server PIDs given (none: 0).
-# The CPU time: user and system, and their sum; of the server's user time, what its own code did, and of the system
-# time, what the kernel did for it (the sockets, and on loopback the client's side of each packet it sends).
+# The CPU time: user and system, and their sum; the user time is what the server's code did (with the Swift runtime
+# and the C library), the system time what the kernel did for it (the sockets, and on loopback the client's side of
+# each packet it sends). The kernel splits the two by sampling, a tick at a time: a run's user part is a few hundred
+# ticks, so a few per cent either way.
 measure() { # "server PIDs" port connections path [wrk options...] -> "req/s p99-ms CPU-µs-per-request wrk-errors user-µs system-µs"
     local pids=$1 port=$2 connections=$3 path=$4 before after out
     shift 4
@@ -563,6 +565,7 @@ LUA
         echo "floor table: run $run of $ROUNDS..." >&2
         # Every other run takes the servers in the opposite order, so that none always comes first after a change of
         # load (two servers of one build measured in a fixed order came out 1 to 10% apart here, not always the same way).
+        # An odd ROUNDS runs the first order once more than the other.
         order=("${!labels[@]}")
         if [ $((run % 2)) = 0 ]; then order=(); for i in "${!labels[@]}"; do order=("$i" "${order[@]}"); done; fi
         for load in "${loads[@]}"; do

@@ -174,6 +174,9 @@ public enum LibC {
 
     @inlinable public static func unlock(_ mutex: UnsafeMutablePointer<Mutex>) { pthread_mutex_unlock(mutex) }
 
+    /// Whether ``prefetchForWrite(_:)`` does anything: not on Darwin.
+    @inlinable public static var prefetches: Bool { false }
+
     /// A hint to bring a cache line in for writing: nothing on Darwin. Swift has no prefetch of its own, and the C
     /// shims that give Linux one are Linux's only.
     @inlinable public static func prefetchForWrite(_ address: UnsafeRawPointer) {}

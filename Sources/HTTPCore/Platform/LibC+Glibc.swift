@@ -126,6 +126,10 @@ public enum LibC {
 
     @inlinable public static func unlock(_ mutex: UnsafeMutablePointer<Mutex>) { c_system_shims_unlock(mutex) }
 
+    /// Whether ``prefetchForWrite(_:)`` does anything: a caller skips the work of finding what to ask for when not.
+    /// (A computed constant: a stored one would be a lazy global, looked up through `swift_once` on each use.)
+    @inlinable public static var prefetches: Bool { true }
+
     /// Asks the CPU to bring the cache line at `address` in for writing, without waiting for it: a hint, which never
     /// faults, for memory a later step writes (the journal's next slot). `@inlinable`: the mock layer calls it.
     @inlinable public static func prefetchForWrite(_ address: UnsafeRawPointer) { c_system_shims_prefetch_for_write(address) }

@@ -17,23 +17,28 @@ public final class Journal: Sendable {
 
         /// Asks the CPU for the memory that the next appends to a full ring write, which the requests since it was
         /// last written (a thousand, by default, and their responses through the kernel) have pushed out of its
-        /// caches: the entry after the next one, and the next one's head storage, whose address that entry holds
-        /// (its lines asked for by the append before). Without it, an append waited for each of those lines in turn:
-        /// the journal's functions with `memmove` took about 250 ns of the CPU time of a request, against about 90 ns
-        /// with it (Tests/Benchmarks/profile.sh at 16 connections; callgrind, which counts instructions, cannot see this).
+        /// caches: the entry after the next one; the next entry's head storage, whose address that entry holds (its
+        /// lines asked for by the append before); and the next entry's slot among the events. Without it, an append
+        /// waited for each of those lines in turn: the journal's functions with `memmove` took about 250 ns of the CPU
+        /// time of a request, against about 90 ns with it (Tests/Benchmarks/profile.sh at 16 connections; callgrind,
+        /// which counts instructions, cannot see this). Nothing where the platform has no prefetch (Darwin).
         /// - Parameter headBytes: The length of the head just kept: the next is likely as long.
         func prefetchNextSlots(headBytes: Int) {
-            // The storage object's header (32 bytes) and the head's bytes, up to 8 lines.
+            guard LibC.prefetches else { return }
+            // The storage object's header (32 bytes) and the head's bytes, and one line more, as the object need not
+            // start at a line's start; up to 8 lines.
             let headStorageLines = min(8, (32 + headBytes + 63) / 64 + 1)
             let next = start
             let afterNext = next + 1 == entries.count ? 0 : next + 1
             let lineSize = 64
             entries.withUnsafeBufferPointer { entries in
                 guard let base = entries.baseAddress else { return }
+                // Every line the entry touches: it need not start at a line's start either.
                 let entry = UnsafeRawPointer(base + afterNext)
                 for offset in stride(from: 0, to: MemoryLayout<JournalEntry>.stride, by: lineSize) {
                     LibC.prefetchForWrite(entry + offset)
                 }
+                LibC.prefetchForWrite(entry + MemoryLayout<JournalEntry>.stride - 1)
                 // The next entry's head storage, an array: one reference to an object that holds its count, then its
                 // bytes. The reference is read from the entry's bytes, as reading the array would retain it: a write
                 // to the very line asked for, which the append would then wait on here. (A wrong address would only
