@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where a request's CPU time goes on this machine's hardware, by function: `perf record` (cpu-clock samples, 4,000 a
-# second) of the release build while wrk -t1 keeps it busy, printed in nanoseconds per request, the server's own code
-# and the kernel's work for it apart. instructions.sh counts instructions, the same figure on every run; this sees
+# second) of the release build while wrk -t1 keeps it busy, printed in nanoseconds per request, user space (the
+# server's code, the Swift runtime, the C library) and the kernel's work for it apart. instructions.sh counts instructions, the same figure on every run; this sees
 # what they cost, cache misses and atomic instructions included, and the system calls. The two disagree most where
 # memory has gone cold: the journal's append, before it asked for its next slots ahead, showed about 500
 # instructions there and about 250 ns here. Not part of `swift test` or CI; installs perf and wrk if missing.
