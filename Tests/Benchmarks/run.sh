@@ -9,8 +9,9 @@
 # baseline, h2o (one thread), nginx (one worker) and floor.c (Tests/Benchmarks/floor.c: the least work
 # HTTP/1.1 keep-alive can cost) each on one core with one thread, wrk -t1 on the other, at 16, 64,
 # 256 and 1,000 connections and 16 connections pipelining 16 deep: req/s, p99 and the server's CPU
-# time per request, and its user and system parts (medians of ROUNDS runs, default 3, interleaved), ours
-# against the floor, h2o and the baseline; with ours' templated path and a resource's GET /items/{id}
+# time per request, and its user and system parts (medians of ROUNDS runs, default 3, interleaved, every
+# server started afresh for each run), ours against the floor (the median and range of the run-for-run
+# ratios), h2o and the baseline; with ours' templated path and a resource's GET /items/{id}
 # against static at 16 (ONLY=floor runs that section alone; it installs h2o and gcc if missing; with an even
 # ROUNDS, a median is the lower of the middle two). Then start-up time, RSS, and a
 # URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
@@ -491,8 +492,8 @@ JSON
 }
 
 # --- the floor: ours against h2o, nginx and the least work HTTP/1.1 keep-alive can cost ------------
-# Ours and nginx as the table started them, the baseline, h2o and floor.c (Tests/Benchmarks/floor.c),
-# each on the servers' core with one thread, serve the table's fixture at its path; wrk -t1 on the
+# Ours, the baseline, h2o, nginx and floor.c (Tests/Benchmarks/floor.c), each on the servers' core with
+# one thread and started afresh for each run, serve the table's fixture at its path; wrk -t1 on the
 # other core. A server's CPU per request: its user+system time during a run (with its children's:
 # nginx's worker, h2o's crash reporter) over the requests wrk completed. Medians of ROUNDS, interleaved.
 # Then ours' templated path and a resource's GET /items/{id} against static, at 16 connections.
@@ -534,9 +535,11 @@ request = function()
 end
 LUA
     cc -O2 -o "$WORK/floor" "$ROOT/Tests/Benchmarks/floor.c"
-    start_server "$WORK/h2o/h2o.log" h2o -c "$WORK/h2o/h2o.conf"
+    launch_h2o() { start_server "$WORK/h2o/h2o.log" h2o -c "$WORK/h2o/h2o.conf"; }
+    launch_floor() { start_server "$WORK/floor.log" "$WORK/floor" $floor_port "$ROOT/$FIXTURE"; }
+    launch_h2o
     local h2o_pid=$STARTED
-    start_server "$WORK/floor.log" "$WORK/floor" $floor_port "$ROOT/$FIXTURE"
+    launch_floor
     local floor_pid=$STARTED
     wait_for $h2o_port "$TARGET"
     wait_for $floor_port "$TARGET"
@@ -545,15 +548,16 @@ LUA
     start_resources $resource_port
     local resource_pid=$STARTED
 
-    local labels=(ours) ports=("$OUR_PORT") pids=("$OUR_PID")
-    if [ -n "$BASELINE" ]; then labels+=("$BASELINE"); ports+=("$BASE_PORT"); pids+=("$BASE_PID"); fi
+    local labels=(ours) ports=("$OUR_PORT") pids=("$OUR_PID") launchers=(launch_ours)
+    if [ -n "$BASELINE" ]; then labels+=("$BASELINE"); ports+=("$BASE_PORT"); pids+=("$BASE_PID"); launchers+=(launch_baseline); fi
     labels+=(h2o nginx floor.c)
     ports+=("$h2o_port" "$NGINX_PORT" "$floor_port")
     pids+=("$h2o_pid" "$NGINX_PID" "$floor_pid")
+    launchers+=(launch_h2o launch_nginx launch_floor)
     local h2o=$((${#labels[@]} - 3)) floor=$((${#labels[@]} - 1)) loads=(16 64 256 1000 16x16)
     # Ours at 16 connections on other paths: the templated copy; the resource's static item and store item.
     local path_labels=("templated GET /api/products/templated" "static GET /static/1 (the item's bytes)" "store GET /items/1")
-    local path_pids=("$OUR_PID" "$resource_pid" "$resource_pid")
+    local path_pids=("" "$resource_pid" "$resource_pid") # the first, ours, set each run
     local path_ports=("$OUR_PORT" "$resource_port" "$resource_port")
     local path_targets=("$TEMPLATED" /static/1 /items/1)
     local path_bytes=("$(wc -c <"$FIXTURE")" "$(wc -c <"$WORK/resources-$resource_port/Fixtures/item.json")")
@@ -563,6 +567,17 @@ LUA
     local run load i result pid order
     for run in $(seq "$ROUNDS"); do
         echo "floor table: run $run of $ROUNDS..." >&2
+        # Every run starts each server afresh: one process's system time per request can stay 10-15% above another's
+        # of the same build for as long as it runs (measured here: the kernel's work differs, the system calls do
+        # not), so a median over one process per server would rank the servers by their processes' luck.
+        for i in "${!labels[@]}"; do
+            kill "${pids[$i]}" 2>/dev/null || true
+            wait "${pids[$i]}" 2>/dev/null || true
+            "${launchers[$i]}"
+            pids[i]=$STARTED
+            wait_for "${ports[$i]}" "$TARGET"
+        done
+        path_pids[0]=${pids[0]}
         # Every other run takes the servers in the opposite order, so that none always comes first after a change of
         # load (two servers of one build measured in a fixed order came out 1 to 10% apart here, not always the same way).
         # An odd ROUNDS runs the first order once more than the other.
@@ -581,11 +596,16 @@ LUA
             runs["path $i"]+="$result"$'\n'
         done
     done
-    for pid in "$h2o_pid" "$floor_pid" "$resource_pid"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    for pid in "${pids[$h2o]}" "${pids[$floor]}" "$resource_pid"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
 
     cell() { # key field -> the median of that field over the runs (field 4, wrk's errors: their sum)
         if [ "$2" = 4 ]; then awk 'NF {s += $4} END {print s + 0}' <<<"${runs[$1]}"; return; fi
         awk -v f="$2" 'NF {print $f}' <<<"${runs[$1]}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
+    }
+    paired() { # key key field -> "median min–max" of the first's figure over the second's, run for run
+        paste -d ' ' <(awk -v f="$3" 'NF {print $f}' <<<"${runs[$1]}") <(awk -v f="$3" 'NF {print $f}' <<<"${runs[$2]}") \
+            | awk '$2 > 0 {print $1 / $2}' | sort -g \
+            | awk '{v[NR] = $1} END {if (NR) printf "%.2fx %.2f–%.2f", v[int((NR + 1) / 2)], v[1], v[NR]; else printf "- -"}'
     }
     echo
     echo "the floor: GET $TARGET ($(wc -c <"$FIXTURE")-byte body), each server on one core with one thread, wrk -t1 on the other;"
@@ -593,10 +613,11 @@ LUA
     echo "16 requests pipelined per write"
     echo "(no p99 there: wrk's latency percentiles come out wrong, often 0, with pipelining; wrk issue 236);"
     echo "CPU: the server's user+system time per request completed (user and system: each one's median on its own, so they need"
-    echo "not add up to it); ratios are the row's server over floor.c, h2o${BASELINE:+ and $BASELINE}"
+    echo "not add up to it); every run starts each server afresh; CPU/floor: the median, and the range, of the run-for-run ratios"
+    echo "to floor.c; the other ratios are of the medians: the row's server over h2o${BASELINE:+ and $BASELINE}"
     echo
-    local header="| server | conns | req/s | p99 ms | CPU µs/req | user | system | CPU/floor | req/s vs h2o | p99 vs h2o |"
-    local rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    local header="| server | conns | req/s | p99 ms | CPU µs/req | user | system | CPU/floor | its range | req/s vs h2o | p99 vs h2o |"
+    local rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     if [ -n "$BASELINE" ]; then header+=" req/s vs $BASELINE | CPU vs $BASELINE |"; rule+="---:|---:|"; fi
     echo "$header wrk errors |"
     echo "$rule---:|"
@@ -608,7 +629,9 @@ LUA
             p99_ratio=$(ratio_of "$p99" "$(cell "$h2o $load" 2)")
             [ "$load" != 16x16 ] || { p99="n/a"; p99_ratio="n/a"; }
             row="| ${labels[$i]} | $load | $rps | $p99 | $cpu | $(cell "$i $load" 5) | $(cell "$i $load" 6)"
-            row+=" | $(ratio_of "$cpu" "$(cell "$floor $load" 3)")"
+            local against_floor
+            read -r -a against_floor <<<"$(paired "$i $load" "$floor $load" 3)"
+            row+=" | ${against_floor[0]} | ${against_floor[1]}"
             row+=" | $(ratio_of "$rps" "$(cell "$h2o $load" 1)") | $p99_ratio |"
             if [ -n "$BASELINE" ] && [ "$i" = 0 ]; then
                 row+=" $(ratio_of "$rps" "$(cell "1 $load" 1)") | $(ratio_of "$cpu" "$(cell "1 $load" 3)") |"
@@ -689,8 +712,8 @@ http {
     }
 }
 CONF
-start_server "$WORK/nginx/stderr.log" "$NGINX" -c "$WORK/nginx/nginx.conf"
-NGINX_PID=$STARTED
+launch_nginx() { start_server "$WORK/nginx/stderr.log" "$NGINX" -c "$WORK/nginx/nginx.conf"; NGINX_PID=$STARTED; }
+launch_nginx
 
 # --- the contracts: the fixture at the same path, static; and for ours a templated copy -----------
 python3 - "$WORK" "$ROOT/$FIXTURE" <<'PY'
@@ -718,18 +741,24 @@ json.dump({"domain": "templated", "endpoints": [endpoint("templated", "/api/prod
 PY
 
 # --- ours: one event-loop thread, like nginx's one worker ---------------------------------------
-start_server "$WORK/ours.log" "$BIN" --port $OUR_PORT --log off --threads 1 \
-    --contracts "$WORK/dynamic/Contracts" --fixtures "$WORK/dynamic/Fixtures"
-OUR_PID=$STARTED
+launch_ours() {
+    start_server "$WORK/ours.log" "$BIN" --port $OUR_PORT --log off --threads 1 \
+        --contracts "$WORK/dynamic/Contracts" --fixtures "$WORK/dynamic/Fixtures"
+    OUR_PID=$STARTED
+}
+launch_ours
 sleep 0.2
 kill -0 $OUR_PID 2>/dev/null || { echo "our server did not start:"; cat "$WORK/ours.log"; exit 1; }
 
 wait_for $OUR_PORT "$TARGET"
 wait_for $NGINX_PORT "$TARGET"
 if [ -n "$BASELINE" ]; then
-    start_server "$WORK/baseline.log" "$BASE_BIN" --port $BASE_PORT --log off --threads 1 \
-        --contracts "$WORK/static/Contracts" --fixtures "$WORK/static/Fixtures"
-    BASE_PID=$STARTED
+    launch_baseline() {
+        start_server "$WORK/baseline.log" "$BASE_BIN" --port $BASE_PORT --log off --threads 1 \
+            --contracts "$WORK/static/Contracts" --fixtures "$WORK/static/Fixtures"
+        BASE_PID=$STARTED
+    }
+    launch_baseline
     wait_for $BASE_PORT "$TARGET"
     serves "$BASELINE" "http://127.0.0.1:$BASE_PORT$TARGET" "$FIXTURE"
 fi
@@ -811,7 +840,7 @@ IDLE_OURS=$(idle_wakeups $OUR_PID)
 NGINX_MASTER=$(cat "$WORK/nginx/nginx.pid")
 # shellcheck disable=SC2046
 IDLE_NGINX=$(idle_wakeups "$NGINX_MASTER" $(pgrep -P "$NGINX_MASTER"))
-[ -n "$BASELINE" ] && IDLE_BASE=$(idle_wakeups "${PIDS[-1]}")
+[ -n "$BASELINE" ] && IDLE_BASE=$(idle_wakeups "$BASE_PID")
 
 # --- a URLSession client loop against our server -------------------------------------------------
 swiftc -O -swift-version 6 -parse-as-library Tests/Benchmarks/URLSessionLoop.swift -o "$WORK/urlsession-loop"
