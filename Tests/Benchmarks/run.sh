@@ -109,6 +109,10 @@ cpu_ticks() { # pid... -> "user system": CPU time so far of these processes and 
     for pid in "$@"; do echo "$pid"; pgrep -P "$pid" || true; done \
         | while read -r pid; do cat "/proc/$pid/stat" 2>/dev/null || true; done | awk '{u += $14; s += $15} END {print u + 0, s + 0}'
 }
+stolen_ticks() { # -> "steal all": the servers' core's stolen and total clock ticks so far (/proc/stat; a virtual machine's
+    # host running something else when the core had work); the whole machine's when the servers have no core of their own
+    awk -v core="cpu${SERVER_CPU:+$((CORES - 1))}" '$1 == core {print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat
+}
 ratio_of() { # a b -> a/b as "1.23x" ("-" when b is 0)
     awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) printf "-"; else printf "%.2fx", a / b }'
 }
@@ -564,12 +568,14 @@ LUA
     path_bytes+=("${path_bytes[1]}")
 
     declare -A runs=() # "server load" or "path n" -> one line a run: "req/s p99 CPU-µs errors user-µs system-µs"
+    local stolen_before
+    stolen_before=$(stolen_ticks)
     local run load i result pid order
     for run in $(seq "$ROUNDS"); do
         echo "floor table: run $run of $ROUNDS..." >&2
-        # Every run starts each server afresh: one process's system time per request can stay 10-15% above another's
-        # of the same build for as long as it runs (measured here: the kernel's work differs, the system calls do
-        # not), so a median over one process per server would rank the servers by their processes' luck.
+        # Every run starts each server afresh, so that each run is a sample of its own. Here one process's system time
+        # per request went from 6.5 to 9.8 µs between runs of 3 s, and the medians of two processes of one build came
+        # out 10-15% apart over a few runs (a virtual machine; its host took little of its time: see "steal" below).
         for i in "${!labels[@]}"; do
             kill "${pids[$i]}" 2>/dev/null || true
             wait "${pids[$i]}" 2>/dev/null || true
@@ -596,6 +602,8 @@ LUA
             runs["path $i"]+="$result"$'\n'
         done
     done
+    local stolen_after
+    stolen_after=$(stolen_ticks)
     for pid in "${pids[$h2o]}" "${pids[$floor]}" "$resource_pid"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
 
     cell() { # key field -> the median of that field over the runs (field 4, wrk's errors: their sum)
@@ -615,6 +623,10 @@ LUA
     echo "CPU: the server's user+system time per request completed (user and system: each one's median on its own, so they need"
     echo "not add up to it); every run starts each server afresh; CPU/floor: the median, and the range, of the run-for-run ratios"
     echo "to floor.c; the other ratios are of the medians: the row's server over h2o${BASELINE:+ and $BASELINE}"
+    local stolen
+    stolen=$(awk -v before="$stolen_before" -v after="$stolen_after" 'BEGIN { split(before, b, " "); split(after, a, " ");
+        if (a[2] > b[2]) printf "%.0f%%", 100 * (a[1] - b[1]) / (a[2] - b[2]); else printf "-" }')
+    echo "steal: the host took $stolen of the servers' core's time while the table ran (/proc/stat); the more, the more the figures vary"
     echo
     local header="| server | conns | req/s | p99 ms | CPU µs/req | user | system | CPU/floor | its range | req/s vs h2o | p99 vs h2o |"
     local rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
