@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: the release-built mock-server against nginx serving the same fixture, side by side.
 # Not part of `swift test` or CI.
-# Usage: [BASELINE=<git revision>] [ONLY=floor|endpoints|fixtures|resources|dashboards|throttled] [ROUNDS=n]
+# Usage: [BASELINE=<git revision>] [ONLY=floor|endpoints|fixtures|resources|dashboards|throttled] [ROUNDS=n] [LOADS="16 64"]
 #        Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
 # With BASELINE, that revision is built the same way and measured in the same run, interleaved, for
 # before/after figures (columns "before" and "after/before").
@@ -12,7 +12,7 @@
 # time per request, and its user and system parts (medians of ROUNDS runs, default 3, interleaved, every
 # server started afresh for each run), ours against the floor (the median and range of the run-for-run
 # ratios), h2o and the baseline; with ours' templated path and a resource's GET /items/{id}
-# against static at 16 (ONLY=floor runs that section alone; it installs h2o and gcc if missing; with an even
+# against static at 16 (LOADS: some of the loads, 16 among them; ONLY=floor runs that section alone; it installs h2o and gcc if missing; with an even
 # ROUNDS, a median is the lower of the middle two). Then start-up time, RSS, and a
 # URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
 # routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
@@ -33,6 +33,11 @@ DURATION=${1:-5}
 # The floor table's rounds: each figure there is the median of this many runs.
 ROUNDS=${ROUNDS:-3}
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS=$ROUNDS: the floor table's rounds are a whole number from 1" >&2; exit 2; }
+# The floor table's loads, some of the five: more rounds of fewer loads in the same time.
+LOADS=${LOADS:-16 64 256 1000 16x16}
+[[ " $LOADS " =~ " 16 " ]] && [[ "$LOADS" =~ ^(16|64|256|1000|16x16)( (16|64|256|1000|16x16))*$ ]] || {
+    echo "LOADS=$LOADS: the floor table's loads are some of 16, 64, 256, 1000 and 16x16, 16 among them (the other paths are set against it)" >&2
+    exit 2; }
 WORK=$(mktemp -d)
 PIDS=()
 BASELINE=${BASELINE:-}
@@ -558,7 +563,8 @@ LUA
     ports+=("$h2o_port" "$NGINX_PORT" "$floor_port")
     pids+=("$h2o_pid" "$NGINX_PID" "$floor_pid")
     launchers+=(launch_h2o launch_nginx launch_floor)
-    local h2o=$((${#labels[@]} - 3)) floor=$((${#labels[@]} - 1)) loads=(16 64 256 1000 16x16)
+    local h2o=$((${#labels[@]} - 3)) floor=$((${#labels[@]} - 1)) loads
+    read -r -a loads <<<"$LOADS"
     # Ours at 16 connections on other paths: the templated copy; the resource's static item and store item.
     local path_labels=("templated GET /api/products/templated" "static GET /static/1 (the item's bytes)" "store GET /items/1")
     local path_pids=("" "$resource_pid" "$resource_pid") # the first, ours, set each run
