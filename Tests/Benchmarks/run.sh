@@ -12,9 +12,9 @@
 # time per request, and its user and system parts (medians of ROUNDS runs, default 3, interleaved, every
 # server started afresh for each run), ours against the floor (the median and range of the run-for-run
 # ratios), h2o and the baseline; with ours' templated path and a resource's GET /items/{id}
-# against static at 16 (LOADS: some of the loads, 16 among them; ONLY=floor runs that section alone; it installs h2o and gcc if missing; with an even
-# ROUNDS, a median is the lower of the middle two). Then start-up time, RSS, and a
-# URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
+# against static at 16 (LOADS: some of the loads, 16 among them; ONLY=floor runs that section alone; it
+# installs h2o and gcc if missing; with an even ROUNDS, a median is the lower of the middle two). Then
+# start-up time, RSS, and a URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
 # routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
 # Then start-up on large fixtures: one of 50 MB, and 2,000 files; ONLY=fixtures runs that alone.
 # Last, a resource's item from the store against a static fixture of the same bytes, and POST
