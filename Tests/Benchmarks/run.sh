@@ -623,9 +623,11 @@ LUA
     }
     echo
     echo "the floor: GET $TARGET ($(wc -c <"$FIXTURE")-byte body), each server on one core with one thread, wrk -t1 on the other;"
-    echo "${DURATION}s per run, medians of $ROUNDS, servers interleaved (every other run in the opposite order); 16x16: 16 connections,"
-    echo "16 requests pipelined per write"
-    echo "(no p99 there: wrk's latency percentiles come out wrong, often 0, with pipelining; wrk issue 236);"
+    echo "${DURATION}s per run, medians of $ROUNDS, servers interleaved (every other run in the opposite order)"
+    if [[ " $LOADS " =~ " 16x16 " ]]; then
+        echo "16x16: 16 connections, 16 requests pipelined per write"
+        echo "(no p99 there: wrk's latency percentiles come out wrong, often 0, with pipelining; wrk issue 236);"
+    fi
     echo "CPU: the server's user+system time per request completed (user and system: each one's median on its own, so they need"
     echo "not add up to it); every run starts each server afresh; CPU/floor: the median, and the range, of the run-for-run ratios"
     echo "to floor.c; the other ratios are of the medians: the row's server over h2o${BASELINE:+ and $BASELINE}"
