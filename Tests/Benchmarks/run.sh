@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: the release-built mock-server against nginx serving the same fixture, side by side.
 # Not part of `swift test` or CI.
-# Usage: [BASELINE=<git revision>] [ONLY=floor|endpoints|fixtures|resources|dashboards|throttled] [ROUNDS=n] [LOADS="16 64"]
+# Usage: [BASELINE=<git revision>] [ONLY=floor|endpoints|fixtures|resources|dashboards|throttled]
+#        [ROUNDS=n] [LOADS="16 64"]
 #        Tests/Benchmarks/run.sh [seconds-per-run (default 5)]
 # With BASELINE, that revision is built the same way and measured in the same run, interleaved, for
 # before/after figures (columns "before" and "after/before").
@@ -10,10 +11,10 @@
 # HTTP/1.1 keep-alive can cost) each on one core with one thread, wrk -t1 on the other, at 16, 64,
 # 256 and 1,000 connections and 16 connections pipelining 16 deep: req/s, p99 and the server's CPU
 # time per request, and its user and system parts (medians of ROUNDS runs, default 3, interleaved, every
-# server started afresh for each run), ours against the floor (the median and range of the run-for-run
-# ratios), h2o and the baseline; with ours' templated path and a resource's GET /items/{id}
+# server of the table started afresh for each run), ours against the floor and the baseline (CPU: the median
+# and range of the run-for-run ratios) and h2o; with ours' templated path and a resource's GET /items/{id}
 # against static at 16 (LOADS: some of the loads, 16 among them; ONLY=floor runs that section alone; it
-# installs h2o and gcc if missing; with an even ROUNDS, a median is the lower of the middle two). Then
+# installs h2o and gcc if missing; with an even ROUNDS, a median is the mean of the middle two). Then
 # start-up time, RSS, and a URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
 # routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
 # Then start-up on large fixtures: one of 50 MB, and 2,000 files; ONLY=fixtures runs that alone.
@@ -38,6 +39,7 @@ LOADS=${LOADS:-16 64 256 1000 16x16}
 [[ " $LOADS " =~ " 16 " ]] && [[ "$LOADS" =~ ^(16|64|256|1000|16x16)( (16|64|256|1000|16x16))*$ ]] || {
     echo "LOADS=$LOADS: the floor table's loads are some of 16, 64, 256, 1000 and 16x16, 16 among them (the other paths are set against it)" >&2
     exit 2; }
+[ "$(tr ' ' '\n' <<<"$LOADS" | sort | uniq -d)" = "" ] || { echo "LOADS=$LOADS: a load named twice" >&2; exit 2; }
 WORK=$(mktemp -d)
 PIDS=()
 BASELINE=${BASELINE:-}
@@ -96,9 +98,17 @@ start_server() { # log-file command [arguments...]: on the servers' core, stoppe
     STARTED=$!
     PIDS+=("$STARTED")
 }
-wait_for() { # port path: until it answers 2xx, 5 s at most; otherwise the script stops
+stop_server() { # pid: stops a server start_server started, and forgets it, so that cleanup signals no PID the system reused
+    kill "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+    local kept=() pid
+    for pid in "${PIDS[@]}"; do [ "$pid" = "$1" ] || kept+=("$pid"); done
+    PIDS=("${kept[@]}")
+}
+wait_for() { # port path [log-file]: until it answers 2xx, 5 s at most; otherwise the script stops, showing the log
     for _ in $(seq 1 250); do curl -sf -o /dev/null -m 2 "http://127.0.0.1:$1$2" && return 0; sleep 0.02; done
     echo "port $1 did not answer $2" >&2
+    if [ -n "${3:-}" ]; then echo "its log, $3:" >&2; cat "$3" >&2 || true; fi
     exit 1
 }
 serves() { # label url file: the script stops unless url answers 200 with exactly the file's bytes
@@ -557,12 +567,15 @@ LUA
     start_resources $resource_port
     local resource_pid=$STARTED
 
-    local labels=(ours) ports=("$OUR_PORT") pids=("$OUR_PID") launchers=(launch_ours)
-    if [ -n "$BASELINE" ]; then labels+=("$BASELINE"); ports+=("$BASE_PORT"); pids+=("$BASE_PID"); launchers+=(launch_baseline); fi
+    local labels=(ours) ports=("$OUR_PORT") pids=("$OUR_PID") launchers=(launch_ours) logs=("$WORK/ours.log")
+    if [ -n "$BASELINE" ]; then
+        labels+=("$BASELINE"); ports+=("$BASE_PORT"); pids+=("$BASE_PID"); launchers+=(launch_baseline); logs+=("$WORK/baseline.log")
+    fi
     labels+=(h2o nginx floor.c)
     ports+=("$h2o_port" "$NGINX_PORT" "$floor_port")
     pids+=("$h2o_pid" "$NGINX_PID" "$floor_pid")
     launchers+=(launch_h2o launch_nginx launch_floor)
+    logs+=("$WORK/h2o/h2o.log" "$WORK/nginx/stderr.log" "$WORK/floor.log")
     local h2o=$((${#labels[@]} - 3)) floor=$((${#labels[@]} - 1)) loads
     read -r -a loads <<<"$LOADS"
     # Ours at 16 connections on other paths: the templated copy; the resource's static item and store item.
@@ -579,15 +592,16 @@ LUA
     local run load i result pid order
     for run in $(seq "$ROUNDS"); do
         echo "floor table: run $run of $ROUNDS..." >&2
-        # Every run starts each server afresh, so that each run is a sample of its own. Here one process's system time
-        # per request went from 6.5 to 9.8 µs between runs of 3 s, and the medians of two processes of one build came
-        # out 10-15% apart over a few runs (a virtual machine; its host took little of its time: see "steal" below).
+        # Every run starts each server of the table afresh, so that each run is a sample of its own: here the medians of
+        # two processes of one build, over a few runs each, came out 10-15% apart (not every time), and one process's
+        # system time per request went from 6.5 to 9.8 µs between runs of 3 s (a virtual machine; see "steal" below).
+        # Each then serves 1 s unmeasured, as after a while in use (ours' journal full), before the first load.
         for i in "${!labels[@]}"; do
-            kill "${pids[$i]}" 2>/dev/null || true
-            wait "${pids[$i]}" 2>/dev/null || true
+            stop_server "${pids[$i]}"
             "${launchers[$i]}"
             pids[i]=$STARTED
-            wait_for "${ports[$i]}" "$TARGET"
+            wait_for "${ports[$i]}" "$TARGET" "${logs[$i]}"
+            $CLIENT_CPU wrk -t1 -c16 -d1s "http://127.0.0.1:${ports[$i]}$TARGET" >/dev/null
         done
         path_pids[0]=${pids[0]}
         # Every other run takes the servers in the opposite order, so that none always comes first after a change of
@@ -610,16 +624,22 @@ LUA
     done
     local stolen_after
     stolen_after=$(stolen_ticks)
-    for pid in "${pids[$h2o]}" "${pids[$floor]}" "$resource_pid"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    for pid in "${pids[$h2o]}" "${pids[$floor]}" "$resource_pid"; do stop_server "$pid"; done
 
+    # A median of an even count: the mean of the middle two.
+    local median='function median() { return NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
     cell() { # key field -> the median of that field over the runs (field 4, wrk's errors: their sum)
         if [ "$2" = 4 ]; then awk 'NF {s += $4} END {print s + 0}' <<<"${runs[$1]}"; return; fi
-        awk -v f="$2" 'NF {print $f}' <<<"${runs[$1]}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
+        # As measure() gives them: req/s whole, p99 in ms to the microsecond, CPU times to the hundredth of a µs.
+        local format=%.2f
+        case $2 in 1) format=%.0f ;; 2) format=%.3f ;; esac
+        awk -v f="$2" 'NF {print $f}' <<<"${runs[$1]}" | sort -g \
+            | awk -v format="$format" "$median"' {v[NR] = $1} END {printf format "\n", median()}'
     }
     paired() { # key key field -> "median min–max" of the first's figure over the second's, run for run
         paste -d ' ' <(awk -v f="$3" 'NF {print $f}' <<<"${runs[$1]}") <(awk -v f="$3" 'NF {print $f}' <<<"${runs[$2]}") \
             | awk '$2 > 0 {print $1 / $2}' | sort -g \
-            | awk '{v[NR] = $1} END {if (NR) printf "%.2fx %.2f–%.2f", v[int((NR + 1) / 2)], v[1], v[NR]; else printf "- -"}'
+            | awk "$median"' {v[NR] = $1} END {if (NR) printf "%.2fx %.2f–%.2f", median(), v[1], v[NR]; else printf "- -"}'
     }
     echo
     echo "the floor: GET $TARGET ($(wc -c <"$FIXTURE")-byte body), each server on one core with one thread, wrk -t1 on the other;"
@@ -630,15 +650,17 @@ LUA
     fi
     echo "CPU: the server's user+system time per request completed (user and system: each one's median on its own, so they need"
     echo "not add up to it); every run starts each server afresh; CPU/floor: the median, and the range, of the run-for-run ratios"
-    echo "to floor.c; the other ratios are of the medians: the row's server over h2o${BASELINE:+ and $BASELINE}"
+    echo "to floor.c${BASELINE:+ (and CPU vs $BASELINE: to $BASELINE)}; the other ratios are of the medians: the row's server over h2o${BASELINE:+ and $BASELINE}"
     local stolen
     stolen=$(awk -v before="$stolen_before" -v after="$stolen_after" 'BEGIN { split(before, b, " "); split(after, a, " ");
-        if (a[2] > b[2]) printf "%.0f%%", 100 * (a[1] - b[1]) / (a[2] - b[2]); else printf "-" }')
-    echo "steal: the host took $stolen of the servers' core's time while the table ran (/proc/stat); the more, the more the figures vary"
+        if (a[2] > b[2]) printf "%.1f%%", 100 * (a[1] - b[1]) / (a[2] - b[2]); else printf "-" }')
+    local whose="the machine's"
+    [ -z "$SERVER_CPU" ] || whose="the servers' core's"
+    echo "steal: the host took $stolen of $whose time while the table ran (/proc/stat); the more, the more the figures vary"
     echo
     local header="| server | conns | req/s | p99 ms | CPU µs/req | user | system | CPU/floor | its range | req/s vs h2o | p99 vs h2o |"
     local rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    if [ -n "$BASELINE" ]; then header+=" req/s vs $BASELINE | CPU vs $BASELINE |"; rule+="---:|---:|"; fi
+    if [ -n "$BASELINE" ]; then header+=" req/s vs $BASELINE | CPU vs $BASELINE (range) |"; rule+="---:|---:|"; fi
     echo "$header wrk errors |"
     echo "$rule---:|"
     local rps p99 cpu row
@@ -654,7 +676,9 @@ LUA
             row+=" | ${against_floor[0]} | ${against_floor[1]}"
             row+=" | $(ratio_of "$rps" "$(cell "$h2o $load" 1)") | $p99_ratio |"
             if [ -n "$BASELINE" ] && [ "$i" = 0 ]; then
-                row+=" $(ratio_of "$rps" "$(cell "1 $load" 1)") | $(ratio_of "$cpu" "$(cell "1 $load" 3)") |"
+                local against_baseline
+                read -r -a against_baseline <<<"$(paired "0 $load" "1 $load" 3)"
+                row+=" $(ratio_of "$rps" "$(cell "1 $load" 1)") | ${against_baseline[0]} (${against_baseline[1]}) |"
             elif [ -n "$BASELINE" ]; then
                 row+=" | |"
             fi
