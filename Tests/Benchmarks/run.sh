@@ -40,7 +40,6 @@ LOADS=${LOADS:-16 64 256 1000 16x16}
     echo "LOADS=$LOADS: the floor table's loads are some of 16, 64, 256, 1000 and 16x16, 16 among them (the other paths are set against it)" >&2
     exit 2; }
 [ "$(tr ' ' '\n' <<<"$LOADS" | sort | uniq -d)" = "" ] || { echo "LOADS=$LOADS: a load named twice" >&2; exit 2; }
-WORK=$(mktemp -d)
 PIDS=()
 BASELINE=${BASELINE:-}
 ONLY=${ONLY:-}
@@ -52,6 +51,8 @@ FLOOR=""
 [ -z "$ONLY" ] || [ "$ONLY" = floor ] && FLOOR=1
 # The floor table's 1,000 connections, on wrk's side and the servers'.
 [ -z "$FLOOR" ] || [ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -ge 4096 ] || ulimit -n 4096
+# Made once the options are checked, and removed at exit: a bad option leaves nothing behind.
+WORK=$(mktemp -d)
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
