@@ -15,8 +15,8 @@
 # and range of the run-for-run ratios) and h2o; with ours' templated path and a resource's GET /items/{id}
 # against static at 16 (LOADS: some of the loads, 16 among them; ONLY=floor runs that section alone; it
 # installs h2o and gcc if missing; with an even ROUNDS, a median is the mean of the middle two). Then
-# start-up time, RSS, and a URLSession client loop; then the 1,000-endpoint section: req/s of the first and the last of 1,000
-# routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
+# start-up time, RSS, and a URLSession client loop; then the 1,000-endpoint section: req/s of the first
+# and the last of 1,000 routes, their ratio, and start-up on that contract folder. ONLY=endpoints runs that section alone.
 # Then start-up on large fixtures: one of 50 MB, and 2,000 files; ONLY=fixtures runs that alone.
 # Last, a resource's item from the store against a static fixture of the same bytes, and POST
 # throughput; ONLY=resources runs that alone.
@@ -650,7 +650,7 @@ LUA
         echo "(no p99 there: wrk's latency percentiles come out wrong, often 0, with pipelining; wrk issue 236);"
     fi
     echo "CPU: the server's user+system time per request completed (user and system: each one's median on its own, so they need"
-    echo "not add up to it); every run starts each server afresh; CPU/floor: the median, and the range, of the run-for-run ratios"
+    echo "not add up to it); every run starts each server of the table afresh; CPU/floor: the median, and the range, of the run-for-run ratios"
     echo "to floor.c${BASELINE:+ (and CPU vs $BASELINE: to $BASELINE)}; the other ratios are of the medians: the row's server over h2o${BASELINE:+ and $BASELINE}"
     local stolen
     stolen=$(awk -v before="$stolen_before" -v after="$stolen_after" 'BEGIN { split(before, b, " "); split(after, a, " ");
