@@ -104,6 +104,10 @@ public struct HTTPRequest: Sendable {
         if !body.isEmpty { body = [] }
     }
 
+    /// How many bytes of ``head`` are the method, a space and the target: what two requests with the same method and
+    /// target have in common.
+    public var methodAndTargetCount: Int { Int(targetEnd) }
+
     /// The request target's bytes exactly as sent, in place in ``head``.
     public var targetBytes: ArraySlice<UInt8> { head[Int(targetStart)..<Int(targetEnd)] }
 

@@ -26,6 +26,8 @@ final class RequestHandler: HTTPResponder {
     /// `--proxy`: where unmatched requests and pass-through scenarios go.
     private let upstream: (any UpstreamRelay)?
     private let mockNames = MockHeader.PreparedNames()
+    /// Each event loop's memo of what methods and targets decide (the route, the path's and the query's violations).
+    private static let memos = PerThread { TargetMemo() }
 
     init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess,
          persistence: ResourcePersistence?, kept: [String: ResourceStore.Collection]) {
@@ -106,6 +108,14 @@ final class RequestHandler: HTTPResponder {
             let response = HTTPResponse(status: .noContent, headers: [("Allow", serving.serverMethods)])
             return journaled(response, entry(request, status: 204))
         }
+        // What the method and target decide, if this loop has seen them for this contract set.
+        let memo = Self.memos.value
+        let keyCount = request.methodAndTargetCount
+        if let verdict = request.head.withUnsafeBytes({
+            memo.verdict(for: UnsafeRawBufferPointer(rebasing: $0[..<keyCount]), in: serving)
+        }) {
+            return respond(to: request, verdict: verdict)
+        }
         // The closure sees only what it needs: one that captured the request copied it, field by field.
         let router = serving.router
         let method = request.method
@@ -129,7 +139,15 @@ final class RequestHandler: HTTPResponder {
             }
             return page ? Dashboard.reply(to: request, segments: rest) : admin.handle(request, segments: rest)
         case .match(let match):
-            return respond(to: request, match: match)
+            var violations: [String] = []
+            if case .route(let route, let parameters) = match {
+                violations = RequestValidator.targetViolations(of: request, against: route, parameters: parameters)
+            }
+            let verdict = request.head.withUnsafeBytes {
+                memo.remember(match, violations: violations, for: UnsafeRawBufferPointer(rebasing: $0[..<keyCount]),
+                              in: serving)
+            }
+            return respond(to: request, verdict: verdict)
         }
     }
 
@@ -143,8 +161,8 @@ final class RequestHandler: HTTPResponder {
         case match(Router.Match)
     }
 
-    private func respond(to request: HTTPRequest, match: Router.Match) -> Reply {
-        switch match {
+    private func respond(to request: HTTPRequest, verdict: TargetMemo.Verdict) -> Reply {
+        switch verdict.match {
         case .notFound:
             if let upstream { return proxied(request, via: upstream) }
             let response = ServerJSON.error(.notFound, "no endpoint serves \(request.method) \(request.path)")
@@ -162,12 +180,13 @@ final class RequestHandler: HTTPResponder {
                                             headers: [("Allow", allowHeader)])
             return journaled(response, entry(request, status: 405))
         case .route(let route, let parameters):
-            let reply = answer(to: request, route: route, parameters: parameters)
+            let reply = answer(to: request, route: route, parameters: parameters, targetViolations: verdict.violations)
             return cors.map { $0.decorate(reply, for: request) } ?? reply
         }
     }
 
-    private func answer(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Reply {
+    private func answer(to request: HTTPRequest, route: Route, parameters: [String: String],
+                        targetViolations: [String]) -> Reply {
         // The scenario first, so that every answer for an endpoint names it, a refusal included.
         var requested: ScenarioPlay?
         if let name = request.headers[mockNames.scenario] {
@@ -186,7 +205,7 @@ final class RequestHandler: HTTPResponder {
             return journaled(response, entry(request, endpoint: route.id, status: 400, violations: [violation]))
         }
 
-        let validation = RequestValidator.validate(request, against: route, parameters: parameters)
+        let validation = RequestValidator.validate(request, against: route, targetViolations: targetViolations)
         if !validation.violations.isEmpty {
             let named = scenarios.select(route, requested: requested, session: session, advancing: false)
             let status: HTTPStatus = validation.unauthorized ? .unauthorized : .badRequest

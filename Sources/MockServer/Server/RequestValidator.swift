@@ -10,17 +10,25 @@ struct RequestValidator {
         var unauthorized = false
     }
 
-    static func validate(_ request: HTTPRequest, against route: Route, parameters: [String: String]) -> Result {
-        var result = Result()
-        let requirements = route.endpoint.request
+    /// What the path parameters and the query break: all that depends on the method and target alone, which a
+    /// ``TargetMemo`` keeps.
+    static func targetViolations(of request: HTTPRequest, against route: Route, parameters: [String: String]) -> [String] {
+        var violations: [String] = []
         for (name, type) in route.pathParams {
             if let value = parameters[name], !type.accepts(text: value) {
-                result.violations.append("path parameter \(name): \"\(value)\" is not \(article(type))")
+                violations.append("path parameter \(name): \"\(value)\" is not \(article(type))")
             }
         }
         if !route.query.isEmpty {
-            checkQuery(of: request, against: route.query, named: route.queryNames, into: &result.violations)
+            checkQuery(of: request, against: route.query, named: route.queryNames, into: &violations)
         }
+        return violations
+    }
+
+    /// Checks the rest of `request` (headers, bearer auth, body), its `targetViolations` reported first.
+    static func validate(_ request: HTTPRequest, against route: Route, targetViolations: [String]) -> Result {
+        var result = Result(violations: targetViolations)
+        let requirements = route.endpoint.request
         if !route.headers.isEmpty {
             check(fields: route.headers, value: { request.headers[$0] }, what: "header", into: &result.violations)
         }

@@ -42,6 +42,27 @@ import TestSupport
         }
     }
 
+    /// A connection's requests are served by one event loop, which keeps what each method and target decided: a
+    /// target seen before gets the same verdict, and what each request's own headers say is checked anew.
+    @Test func repeatedTarget_GetsTheSameVerdict_ItsHeadersCheckedEachTime() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            let mistyped = "/api/products?page_no=x&items_per_page=2"
+            for _ in 0..<2 {
+                #expect(try send(client, "GET", mistyped).status == 400)
+                #expect(server.journal.entries().last?.violations == [#"query parameter page_no: "x" is not an integer"#])
+            }
+            #expect(try send(client, "GET", "/api/products?page_no=1&items_per_page=2").status == 200)
+            #expect(try send(client, "GET", mistyped).status == 400)
+            #expect(try send(client, "GET", "/api/products/abc").status == 400)
+            #expect(try send(client, "GET", "/api/products/abc").text.contains(#"path parameter id: \"abc\" is not an integer"#))
+            let today = "/api/v1/question/today"
+            #expect(try send(client, "GET", today).status == 401)
+            #expect(try send(client, "GET", today, headers: ["Authorization": "Bearer t"]).status == 200)
+            #expect(try send(client, "GET", today).status == 401)
+        }
+    }
+
     @Test func pathParameterType_IsChecked() async throws {
         try await withServer { server in
             let response = try RawClient(port: server.port).get("/api/products/abc")

@@ -1,0 +1,84 @@
+import HTTPCore
+
+/// What a request's method and target alone decide, remembered for the contract set that decided it: the router's
+/// match, with the path's parameters, and what the path parameters and the query break. One per event loop
+/// (``PerThread``), read without a lock.
+///
+/// Routing a static request and checking its query cost about 1,300 of its 7,700 instructions
+/// (Tests/Benchmarks/instructions.sh); a method and target seen before cost a hash and a comparison instead. An app,
+/// and a load test, ask for a few targets again and again; one not seen before costs the hash more.
+///
+/// Each slot keeps the last target whose hash picked it: two targets that share a slot take turns in it, and are
+/// decided afresh as often. A new contract set empties the memo, so no verdict outlives the contracts it came from.
+final class TargetMemo {
+    /// What a method and target decide. A class: handing one out costs one reference, not one for each of its parts.
+    final class Verdict {
+        let match: Router.Match
+        /// The path parameters' and the query's violations, in the order ``RequestValidator`` reports them.
+        let violations: [String]
+        /// The method, a space and the target it is the verdict on.
+        let key: [UInt8]
+
+        fileprivate init(match: Router.Match, violations: [String], key: [UInt8]) {
+            self.match = match
+            self.violations = violations
+            self.key = key
+        }
+    }
+
+    /// The memo has 2^slotBits slots.
+    static let slotBits = 8
+    /// A longer method and target is decided every time rather than kept (the request line may be 8 KB).
+    static let longestKey = 512
+
+    // Unchecked: a memo is its thread's alone (``PerThread``), so the runtime's exclusivity checks (about 60
+    // instructions a request) guard nothing.
+    /// The contract set the verdicts are of.
+    @exclusivity(unchecked) private var serving: ServingSet?
+    @exclusivity(unchecked) private var slots: [Verdict?] = Array(repeating: nil, count: 1 << TargetMemo.slotBits)
+
+    /// The verdict kept for `key` (a request's method, a space and its target) in `serving`, if any.
+    func verdict(for key: UnsafeRawBufferPointer, in serving: ServingSet) -> Verdict? {
+        guard serving === self.serving, let verdict = slots[Self.slot(of: key)],
+              verdict.key.withUnsafeBytes({ ShortBytes.equal($0, key) })
+        else { return nil }
+        return verdict
+    }
+
+    /// The verdict of `match` and `violations` on `key`, kept for it in `serving` in place of what its slot held;
+    /// every verdict of another set is forgotten.
+    func remember(_ match: Router.Match, violations: [String], for key: UnsafeRawBufferPointer,
+                  in serving: ServingSet) -> Verdict {
+        guard key.count <= Self.longestKey else { return Verdict(match: match, violations: violations, key: []) }
+        if serving !== self.serving {
+            self.serving = serving
+            for index in slots.indices { slots[index] = nil }
+        }
+        let verdict = Verdict(match: match, violations: violations, key: Array(key))
+        slots[Self.slot(of: key)] = verdict
+        return verdict
+    }
+
+    /// The slot `key` hashes to: eight bytes at a time, each word multiplied in, the top bits of the result (on
+    /// which every bit of the input has a bearing).
+    static func slot(of key: UnsafeRawBufferPointer) -> Int {
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var hash = UInt64(truncatingIfNeeded: key.count) &* multiplier
+        var offset = 0
+        while offset + 8 <= key.count {
+            hash = (hash ^ key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
+            offset += 8
+        }
+        if offset < key.count {
+            var tail: UInt64 = 0
+            if key.count >= 8 {
+                // The last eight bytes, overlapping the word before.
+                tail = key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)
+            } else {
+                for index in offset..<key.count { tail = tail << 8 | UInt64(key[index]) }
+            }
+            hash = (hash ^ tail) &* multiplier
+        }
+        return Int(truncatingIfNeeded: hash >> UInt64(64 - slotBits))
+    }
+}
