@@ -10,6 +10,8 @@ import HTTPCore
 ///
 /// Each slot keeps the last target whose hash picked it: two targets that share a slot take turns in it, and are
 /// decided afresh as often. A new contract set empties the memo, so no verdict outlives the contracts it came from.
+/// A thread that served a set keeps its verdicts (and so the set) until it serves another set or ends: an event loop
+/// ends with its server; a thread of the in-process dispatcher (``MockServer/reply(to:)``) may outlive it.
 final class TargetMemo {
     /// What a method and target decide. A class: handing one out costs one reference, not one for each of its parts.
     final class Verdict {
@@ -65,9 +67,10 @@ final class TargetMemo {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         var hash = UInt64(truncatingIfNeeded: key.count) &* multiplier
         var offset = 0
-        while offset + 8 <= key.count {
+        // `&+`: a key's offsets are far from overflowing, and the checks cost more than the loop's work.
+        while offset &+ 8 <= key.count {
             hash = (hash ^ key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
-            offset += 8
+            offset &+= 8
         }
         if offset < key.count {
             var tail: UInt64 = 0
