@@ -104,12 +104,11 @@ public struct HTTPRequest: Sendable {
         if !body.isEmpty { body = [] }
     }
 
-    /// How many bytes of ``head`` are the method, a space and the target: what two requests with the same method and
-    /// target have in common.
-    public var methodAndTargetCount: Int { Int(targetEnd) }
+    /// Where the target lies in ``head``: what precedes it is the method and a space.
+    public var targetRange: Range<Int> { Int(targetStart)..<Int(targetEnd) }
 
     /// The request target's bytes exactly as sent, in place in ``head``.
-    public var targetBytes: ArraySlice<UInt8> { head[Int(targetStart)..<Int(targetEnd)] }
+    public var targetBytes: ArraySlice<UInt8> { head[targetRange] }
 
     /// The request target exactly as sent (the parser admits only visible ASCII in it).
     public var target: String { String(decoding: targetBytes, as: UTF8.self) }

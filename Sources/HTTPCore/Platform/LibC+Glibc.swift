@@ -98,9 +98,9 @@ public enum LibC {
 
     public typealias ThreadKey = pthread_key_t
 
-    /// A key for one retained object a thread (`pthread_key_create`), which is released when its thread ends;
-    /// `nil` when the process has no key left.
-    public static func makeObjectKey() -> ThreadKey? {
+    /// A key under which each thread may store one object (`pthread_key_create`), retained by whoever stores it
+    /// (``PerThread``) and released when its thread ends; `nil` when the process has no key left.
+    static func makeObjectKey() -> ThreadKey? {
         var key = pthread_key_t()
         let created = pthread_key_create(&key) { value in
             if let value { Unmanaged<AnyObject>.fromOpaque(value).release() }
@@ -108,12 +108,12 @@ public enum LibC {
         return created == 0 ? key : nil
     }
 
-    @inlinable public static func threadValue(_ key: ThreadKey) -> UnsafeMutableRawPointer? {
+    @inlinable static func threadValue(_ key: ThreadKey) -> UnsafeMutableRawPointer? {
         pthread_getspecific(key)
     }
 
     /// - Returns: Whether it was stored (`pthread_setspecific` can run out of memory).
-    public static func setThreadValue(_ key: ThreadKey, _ value: UnsafeMutableRawPointer) -> Bool {
+    @usableFromInline static func setThreadValue(_ key: ThreadKey, _ value: UnsafeMutableRawPointer) -> Bool {
         pthread_setspecific(key, value) == 0
     }
 

@@ -14,10 +14,10 @@ public final class PerThread<Value: AnyObject>: @unchecked Sendable {
         self.make = make
     }
 
-    /// This thread's value. Without a key (the process ran out of them) a new one each call, so a caller that
-    /// keeps a cache there still gets right answers, only not faster ones.
-    @inlinable public var value: Value {
-        guard let key else { return make() }
+    /// This thread's value; `nil` when the process had no key left for this one, so that a caller keeping a cache
+    /// there goes without it, rather than making one for each call.
+    @inlinable public var value: Value? {
+        guard let key else { return nil }
         if let stored = LibC.threadValue(key) { return Unmanaged<Value>.fromOpaque(stored).takeUnretainedValue() }
         let value = make()
         let retained = Unmanaged.passRetained(value)

@@ -1,30 +1,50 @@
 import HTTPCore
 
 /// What a request's method and target alone decide, remembered for the contract set that decided it: the router's
-/// match, with the path's parameters, and what the path parameters and the query break. One per event loop
-/// (``PerThread``), read without a lock.
+/// match, with the path's parameters, and what the path parameters and the query break. One for each thread that
+/// serves requests (each event loop's, through ``PerThread``), read without a lock.
 ///
 /// Routing a static request and checking its query cost about 1,300 of its 7,700 instructions
 /// (Tests/Benchmarks/instructions.sh); a method and target seen before cost a hash and a comparison instead. An app,
-/// and a load test, ask for a few targets again and again; one not seen before costs the hash more.
+/// and a load test, ask for a few targets again and again; one not seen before costs the hash, a verdict and a copy of
+/// its key more.
 ///
 /// Each slot keeps the last target whose hash picked it: two targets that share a slot take turns in it, and are
-/// decided afresh as often. A new contract set empties the memo, so no verdict outlives the contracts it came from.
-/// A thread that served a set keeps its verdicts (and so the set) until it serves another set or ends: an event loop
-/// ends with its server; a thread of the in-process dispatcher (``MockServer/reply(to:)``) may outlive it.
+/// decided afresh as often. A verdict is given only for the set that decided it; the first verdict kept for another
+/// set empties the memo. Until then the old verdicts, and the old set, stay in memory: an event loop's until its
+/// server's next request, or until it ends with its server; a thread of the in-process dispatcher
+/// (``MockServer/reply(to:)``) may keep them longer.
 final class TargetMemo {
+    /// A request's method, a space and its target, in place in its head, and where the target starts among those
+    /// bytes: two requests with the same key have the same method and target, even where a method made in code holds
+    /// a space.
+    struct Key {
+        let bytes: UnsafeRawBufferPointer
+        let targetStart: Int
+
+        /// Calls `body` with `request`'s key, which lives as long as the call.
+        static func with<T>(_ request: HTTPRequest, _ body: (Key) -> T) -> T {
+            let target = request.targetRange
+            return request.head.withUnsafeBytes {
+                body(Key(bytes: UnsafeRawBufferPointer(rebasing: $0[..<target.upperBound]), targetStart: target.lowerBound))
+            }
+        }
+    }
+
     /// What a method and target decide. A class: handing one out costs one reference, not one for each of its parts.
     final class Verdict {
         let match: Router.Match
         /// The path parameters' and the query's violations, in the order ``RequestValidator`` reports them.
         let violations: [String]
-        /// The method, a space and the target it is the verdict on.
-        let key: [UInt8]
+        /// The key's bytes and where its target starts, as kept.
+        fileprivate let key: [UInt8]
+        fileprivate let targetStart: Int
 
-        fileprivate init(match: Router.Match, violations: [String], key: [UInt8]) {
+        init(match: Router.Match, violations: [String], key: [UInt8] = [], targetStart: Int = 0) {
             self.match = match
             self.violations = violations
             self.key = key
+            self.targetStart = targetStart
         }
     }
 
@@ -39,25 +59,24 @@ final class TargetMemo {
     @exclusivity(unchecked) private var serving: ServingSet?
     @exclusivity(unchecked) private var slots: [Verdict?] = Array(repeating: nil, count: 1 << TargetMemo.slotBits)
 
-    /// The verdict kept for `key` (a request's method, a space and its target) in `serving`, if any.
-    func verdict(for key: UnsafeRawBufferPointer, in serving: ServingSet) -> Verdict? {
-        guard serving === self.serving, let verdict = slots[Self.slot(of: key)],
-              verdict.key.withUnsafeBytes({ ShortBytes.equal($0, key) })
+    /// The verdict kept for `key` in `serving`, if any.
+    func verdict(for key: Key, in serving: ServingSet) -> Verdict? {
+        guard serving === self.serving, let verdict = slots[Self.slot(of: key.bytes)],
+              verdict.targetStart == key.targetStart, verdict.key.withUnsafeBytes({ ShortBytes.equal($0, key.bytes) })
         else { return nil }
         return verdict
     }
 
     /// The verdict of `match` and `violations` on `key`, kept for it in `serving` in place of what its slot held;
     /// every verdict of another set is forgotten.
-    func remember(_ match: Router.Match, violations: [String], for key: UnsafeRawBufferPointer,
-                  in serving: ServingSet) -> Verdict {
-        guard key.count <= Self.longestKey else { return Verdict(match: match, violations: violations, key: []) }
+    func remember(_ match: Router.Match, violations: [String], for key: Key, in serving: ServingSet) -> Verdict {
+        guard key.bytes.count <= Self.longestKey else { return Verdict(match: match, violations: violations) }
         if serving !== self.serving {
             self.serving = serving
             for index in slots.indices { slots[index] = nil }
         }
-        let verdict = Verdict(match: match, violations: violations, key: Array(key))
-        slots[Self.slot(of: key)] = verdict
+        let verdict = Verdict(match: match, violations: violations, key: Array(key.bytes), targetStart: key.targetStart)
+        slots[Self.slot(of: key.bytes)] = verdict
         return verdict
     }
 

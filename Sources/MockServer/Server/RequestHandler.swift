@@ -26,7 +26,8 @@ final class RequestHandler: HTTPResponder {
     /// `--proxy`: where unmatched requests and pass-through scenarios go.
     private let upstream: (any UpstreamRelay)?
     private let mockNames = MockHeader.PreparedNames()
-    /// Each event loop's memo of what methods and targets decide (the route, the path's and the query's violations).
+    /// Each serving thread's memo (an event loop's) of what methods and targets decide: the route, the path's and the
+    /// query's violations.
     private static let memos = PerThread { TargetMemo() }
 
     init(contracts: ContractSet, configuration: MockServer.Configuration, adminAccess: AdminAccess,
@@ -110,10 +111,7 @@ final class RequestHandler: HTTPResponder {
         }
         // What the method and target decide, if this loop has seen them for this contract set.
         let memo = Self.memos.value
-        let keyCount = request.methodAndTargetCount
-        if let verdict = request.head.withUnsafeBytes({
-            memo.verdict(for: UnsafeRawBufferPointer(rebasing: $0[..<keyCount]), in: serving)
-        }) {
+        if let memo, let verdict = TargetMemo.Key.with(request, { memo.verdict(for: $0, in: serving) }) {
             return respond(to: request, verdict: verdict)
         }
         // The closure sees only what it needs: one that captured the request copied it, field by field.
@@ -143,10 +141,8 @@ final class RequestHandler: HTTPResponder {
             if case .route(let route, let parameters) = match {
                 violations = RequestValidator.targetViolations(of: request, against: route, parameters: parameters)
             }
-            let verdict = request.head.withUnsafeBytes {
-                memo.remember(match, violations: violations, for: UnsafeRawBufferPointer(rebasing: $0[..<keyCount]),
-                              in: serving)
-            }
+            guard let memo else { return respond(to: request, verdict: .init(match: match, violations: violations)) }
+            let verdict = TargetMemo.Key.with(request) { memo.remember(match, violations: violations, for: $0, in: serving) }
             return respond(to: request, verdict: verdict)
         }
     }

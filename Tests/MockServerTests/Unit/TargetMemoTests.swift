@@ -4,7 +4,7 @@
 import Testing
 
 /// An event loop's memo of what a method and target decide, without a socket: a verdict is found again only for the
-/// same bytes and the same contract set.
+/// same method and target and the same contract set.
 struct TargetMemoTests {
     private func serving() throws -> ServingSet {
         let contracts = try ContractLoader.load(contractsDirectory: Repository.contracts,
@@ -12,14 +12,23 @@ struct TargetMemoTests {
         return ServingSet(contracts: contracts, serverScenario: nil)
     }
 
-    private func verdict(_ memo: TargetMemo, _ key: String, _ serving: ServingSet) -> TargetMemo.Verdict? {
-        Array(key.utf8).withUnsafeBytes { memo.verdict(for: $0, in: serving) }
+    /// Calls `body` with the key of `text`, a method, a space and a target (the target starting after the first
+    /// space unless `targetStart` says otherwise).
+    private func withKey<T>(_ text: String, targetStart: Int? = nil, _ body: (TargetMemo.Key) -> T) -> T {
+        let bytes = Array(text.utf8)
+        let start = targetStart ?? (bytes.firstIndex(of: UInt8(ascii: " ")).map { $0 + 1 } ?? 0)
+        return bytes.withUnsafeBytes { body(TargetMemo.Key(bytes: $0, targetStart: start)) }
+    }
+
+    private func verdict(_ memo: TargetMemo, _ key: String, _ serving: ServingSet,
+                         targetStart: Int? = nil) -> TargetMemo.Verdict? {
+        withKey(key, targetStart: targetStart) { memo.verdict(for: $0, in: serving) }
     }
 
     @discardableResult
-    private func remember(_ memo: TargetMemo, _ key: String, _ serving: ServingSet,
-                          violations: [String] = []) -> TargetMemo.Verdict {
-        Array(key.utf8).withUnsafeBytes { memo.remember(.notFound, violations: violations, for: $0, in: serving) }
+    private func remember(_ memo: TargetMemo, _ key: String, _ serving: ServingSet, match: Router.Match = .notFound,
+                          violations: [String] = [], targetStart: Int? = nil) -> TargetMemo.Verdict {
+        withKey(key, targetStart: targetStart) { memo.remember(match, violations: violations, for: $0, in: serving) }
     }
 
     private func slot(_ key: String) -> Int {
@@ -38,6 +47,30 @@ struct TargetMemoTests {
             #expect(verdict(memo, other, serving) == nil, "\(other)")
         }
         #expect(verdict(memo, key, try self.serving()) == nil, "a set loaded again is another set")
+    }
+
+    /// A route's verdict comes back with its route and parameters, as the router found them.
+    @Test func routeVerdict_KeepsItsRouteAndParameters() throws {
+        let (memo, serving) = (TargetMemo(), try serving())
+        let route = try #require(serving.routes.first)
+        remember(memo, "GET /api/products/7", serving, match: .route(route, parameters: ["id": "7"]))
+        guard case .route(let found, let parameters)? = verdict(memo, "GET /api/products/7", serving)?.match else {
+            Issue.record("no route verdict")
+            return
+        }
+        #expect(found === route)
+        #expect(parameters == ["id": "7"])
+    }
+
+    /// A request made in code may have a space in its method: `GET /x` and `/y` make the same bytes as `GET` and
+    /// `/x /y`, and are told apart by where the target starts.
+    @Test func sameBytes_WithTheTargetElsewhere_AreAnotherKey() throws {
+        let (memo, serving) = (TargetMemo(), try serving())
+        let first = HTTPRequest(method: "GET /x", target: "/y")
+        let second = HTTPRequest(method: "GET", target: "/x /y")
+        _ = TargetMemo.Key.with(first) { memo.remember(.notFound, violations: [], for: $0, in: serving) }
+        #expect(TargetMemo.Key.with(first) { memo.verdict(for: $0, in: serving) } != nil)
+        #expect(TargetMemo.Key.with(second) { memo.verdict(for: $0, in: serving) } == nil)
     }
 
     @Test func anotherSet_EmptiesTheMemo() throws {
@@ -72,17 +105,15 @@ struct TargetMemoTests {
         #expect(verdict(memo, longest + "a", serving) == nil)
     }
 
-    /// Every byte has a bearing on the slot, the last of a short key and of a long one included, and many targets
-    /// spread over the slots rather than crowding a few.
-    @Test func slots_SpreadTheTargets() {
+    /// Many targets spread over the slots rather than crowding a few, and the last byte has a bearing on the slot for
+    /// a key shorter than a word, one in the word after whole ones, and one that ends a word.
+    @Test func slots_SpreadTheTargets_TheLastByteIncluded() {
         var used = Set<Int>()
         for id in 0..<2_000 { used.insert(slot("GET /api/products/\(id)?page_no=1")) }
         #expect(used.count > (1 << TargetMemo.slotBits) * 9 / 10, "\(used.count) slots used")
-        for key in ["", "G", "GET /", "GET /abc", "GET /abcdefgh/ijk"] {
-            #expect(slot(key) == slot(String(key)), "the same bytes, the same slot")
-            #expect((0..<(1 << TargetMemo.slotBits)).contains(slot(key)))
+        for stem in ["GET /", "GET /abcd", "GET /abcdefghij", "GET /abcdefghijklmn"] {
+            let slots = Set("abcdefghijklmnop".map { slot(stem + String($0)) })
+            #expect(slots.count > 8, "\(stem)…: \(slots.count) slots for 16 last bytes")
         }
-        let short = Set(["GET /a", "GET /b", "GET /c", "GET /d", "GET /e", "GET /f"].map(slot))
-        #expect(short.count > 3, "short keys that differ in their last byte")
     }
 }
