@@ -605,11 +605,15 @@ LUA
             $CLIENT_CPU wrk -t1 -c16 -d1s "http://127.0.0.1:${ports[$i]}$TARGET" >/dev/null
         done
         path_pids[0]=${pids[0]}
+        # Ours and floor.c, whose ratio is the CPU target, are measured one right after the other, then the rest: the
+        # host's speed drifts between runs (one server's system time per request went 6.6 to 8.8 µs from one 4-second
+        # run to the next), and at the two ends of the table's order the pair was measured up to half a minute apart.
         # Every other run takes the servers in the opposite order, so that none always comes first after a change of
         # load (two servers of one build measured in a fixed order came out 1 to 10% apart here, not always the same way).
         # An odd ROUNDS runs the first order once more than the other.
-        order=("${!labels[@]}")
-        if [ $((run % 2)) = 0 ]; then order=(); for i in "${!labels[@]}"; do order=("$i" "${order[@]}"); done; fi
+        order=(0 "$floor")
+        for i in "${!labels[@]}"; do [ "$i" = 0 ] || [ "$i" = "$floor" ] || order+=("$i"); done
+        if [ $((run % 2)) = 0 ]; then local forward=("${order[@]}"); order=(); for i in "${forward[@]}"; do order=("$i" "${order[@]}"); done; fi
         for load in "${loads[@]}"; do
             local connections=$load options=()
             if [ "$load" = 16x16 ]; then connections=16; options=(-s "$WORK/pipeline.lua"); fi
@@ -644,7 +648,7 @@ LUA
     }
     echo
     echo "the floor: GET $TARGET ($(wc -c <"$FIXTURE")-byte body), each server on one core with one thread, wrk -t1 on the other;"
-    echo "${DURATION}s per run, medians of $ROUNDS, servers interleaved (every other run in the opposite order)"
+    echo "${DURATION}s per run, medians of $ROUNDS, servers interleaved (ours, then floor.c, then the rest; every other run in the opposite order)"
     if [[ " $LOADS " =~ " 16x16 " ]]; then
         echo "16x16: 16 connections, 16 requests pipelined per write"
         echo "(no p99 there: wrk's latency percentiles come out wrong, often 0, with pipelining; wrk issue 236);"
