@@ -60,7 +60,7 @@ import TestSupport
             #expect(try send(client, "GET", today).status == 401)
             #expect(try send(client, "GET", today, headers: ["Authorization": "Bearer t"]).status == 200)
             #expect(try send(client, "GET", today).status == 401)
-            // The admin API's paths are not kept: each one is split and answered afresh.
+            // An admin path (which the memo never keeps) is answered each time it is asked.
             for _ in 0..<2 { #expect(try client.get("/__mock/health").text.contains(#""status":"ok""#)) }
         }
     }
