@@ -62,7 +62,7 @@ struct FixtureExamples {
         var format = "json"
         if !isTemplate, file.hasSuffix(".json"), let json = try? JSONValue.parse(bytes) {
             value = json
-        } else if let text = String(validating: Array(bytes), as: UTF8.self) {
+        } else if let text = UTF8Text.decoded(bytes) {
             value = .string(text)
             format = "text"
         } else {

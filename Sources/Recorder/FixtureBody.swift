@@ -51,7 +51,7 @@ enum FixtureBody: Hashable {
                      "text/plain": "txt", "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif",
                      "application/pdf": "pdf"]
         let isText = media.hasPrefix("text/") || media.hasSuffix("xml")
-        if isText && String(validating: bytes, as: UTF8.self) == nil { return "bin" }
+        if isText && UTF8Text.decoded(bytes) == nil { return "bin" }
         return known[media] ?? (isText ? "txt" : "bin")
     }
 }

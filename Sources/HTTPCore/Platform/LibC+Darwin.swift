@@ -3,6 +3,7 @@
 // machine builds the Glibc file.
 #if canImport(Darwin)
 import Darwin
+import MachO.dyld // _NSGetExecutablePath; Darwin does not re-export it (swift-foundation imports it the same way)
 
 public enum LibC {
     public static let name = "Darwin"
@@ -78,6 +79,14 @@ public enum LibC {
     }
     public static func setLength(_ address: inout sockaddr_in6) {
         address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+    }
+
+    /// Writes the running executable's path into `buffer`, NUL-terminated (`_NSGetExecutablePath`, from
+    /// `<mach-o/dyld.h>`, called as swift-foundation's `Platform.getFullExecutablePath` calls it).
+    /// - Returns: Whether it fit.
+    static func executablePath(into buffer: inout [CChar]) -> Bool {
+        var size = UInt32(buffer.count)
+        return _NSGetExecutablePath(&buffer, &size) == 0
     }
 
     public static let descriptorLimitResource = RLIMIT_NOFILE

@@ -46,6 +46,15 @@ public enum LibC {
     public static func setLength(_ address: inout sockaddr_in) {}
     public static func setLength(_ address: inout sockaddr_in6) {}
 
+    /// Writes the running executable's path into `buffer`, NUL-terminated: `/proc/self/exe`'s target.
+    /// - Returns: Whether it fit and could be read.
+    static func executablePath(into buffer: inout [CChar]) -> Bool {
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return false }
+        buffer[count] = 0
+        return true
+    }
+
     public static let descriptorLimitResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 
     /// The highest soft descriptor limit `setrlimit` accepts: Linux honours the hard limit as it is.

@@ -61,7 +61,7 @@ extension POSIX {
                     var raw = $0.pointee.sin_addr
                     _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
                 }
-                v4.append(string(text))
+                v4.append(string(nulTerminated: text))
             case AF_INET6:
                 let linkLocal = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
                     var raw = pointer.pointee.sin6_addr
@@ -69,16 +69,12 @@ extension POSIX {
                     return withUnsafeBytes(of: &raw) { $0[0] == 0xFE && $0[1] & 0xC0 == 0x80 }
                 }
                 // Link-local addresses need a zone (%en0) that URLs and Host headers rarely carry.
-                if !linkLocal { v6.append(string(text)) }
+                if !linkLocal { v6.append(string(nulTerminated: text)) }
             default:
                 continue
             }
         }
         return v4 + v6
-    }
-
-    private static func string(_ nulTerminated: [CChar]) -> String {
-        String(decoding: nulTerminated.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func isLoopbackIPv6(_ bytes: [UInt8]) -> Bool {

@@ -20,4 +20,10 @@ extension POSIX {
         guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
         return memcmp(left, right, lhs.count) == 0
     }
+
+    /// The text of a C string in a buffer, up to its first NUL (or the buffer's end), as UTF-8.
+    /// (`String(cString:)` on an array is deprecated in Swift 6.)
+    static func string(nulTerminated buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

@@ -16,20 +16,12 @@ extension POSIX {
         public let standardOutput: Int32
     }
 
-    /// The absolute path of the running executable: `/proc/self/exe` on Linux, `_NSGetExecutablePath` on Darwin.
+    /// The absolute path of the running executable, symbolic links resolved (``LibC/executablePath(into:)``).
     public static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
-        #if canImport(Darwin)
-        var size = UInt32(buffer.count)
-        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
-        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard realpath(buffer, &resolved) != nil else { return String(cString: buffer) }
-        return String(cString: resolved)
-        #else
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        #endif
+        guard LibC.executablePath(into: &buffer) else { return nil }
+        let path = string(nulTerminated: buffer)
+        return realPath(path) ?? path
     }
 
     /// Whether `path` names an executable file.

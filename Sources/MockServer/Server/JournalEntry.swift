@@ -152,12 +152,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     }
 
     /// ``body`` as text, or `nil` when it is not UTF-8.
-    public var bodyText: String? {
-        // Decoding repairs invalid UTF-8; a repaired text differs from the bytes. (`String(validating:)` needs
-        // macOS 15.)
-        let text = String(decoding: body, as: UTF8.self)
-        return text.utf8.elementsEqual(body) ? text : nil
-    }
+    public var bodyText: String? { UTF8Text.decoded(body) }
 
     /// The request target exactly as sent.
     public var target: String { String(decoding: requestHead[requestLine.target], as: UTF8.self) }
