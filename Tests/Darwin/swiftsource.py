@@ -14,8 +14,10 @@ import re
 APPLE_PLATFORMS = ("macOS", "iOS", "tvOS", "watchOS", "visionOS")
 
 # Modules that exist on Apple platforms but not here, and the reverse.
-# Modules that Apple platforms lack: `canImport` of any other module holds there.
+# Modules that one side lacks: on an Apple platform `canImport` holds for any module but the first set, on
+# Linux for any but the second.
 _LINUX_ONLY_MODULES = {"Glibc", "Musl", "Android", "Bionic", "WinSDK", "FoundationNetworking", "FoundationXML"}
+_APPLE_ONLY_MODULES = {"Darwin", "MachO", "ObjectiveC", "Network", "os", "UIKit", "AppKit"}
 
 
 # MARK: - Tokens
@@ -133,7 +135,8 @@ def inactive_ranges(source, platform):
 
 
 def _evaluate(condition, platform):
-    """A `#if` condition for a build on `platform`: `os()`, `canImport()`, `!`, `&&`, `||`, parentheses;
+    """A `#if` condition for a build on `platform` (an Apple one, or "Linux"): `os()`, `canImport()`, `!`, `&&`,
+    `||`, parentheses;
     anything else (`DEBUG`, `compiler(...)`, `swift(...)`, `arch(...)`, `hasFeature(...)`) counts as true."""
 
     def atom(match):
@@ -142,7 +145,7 @@ def _evaluate(condition, platform):
             holds = argument == platform
         elif function == "canImport":
             module = argument.split(".")[0].split(",")[0].strip()
-            holds = module not in _LINUX_ONLY_MODULES
+            holds = module not in (_APPLE_ONLY_MODULES if platform == "Linux" else _LINUX_ONLY_MODULES)
         else:
             holds = True
         return " True " if holds else " False "
