@@ -234,6 +234,8 @@ def main():
         def _():
             page.get_by_role("tab", name="Sessions & resources").click()
             page.wait_for_selector('#sessions td:text-is("simulator-1")', timeout=3000)
+            # The cart the session changed is part of it (one session table).
+            page.wait_for_selector('#sessions tr:has(td:text-is("simulator-1")) td:text-is("cartItems = 3")', timeout=3000)
             page.select_option("#r-session", "simulator-1")
             page.wait_for_selector('section[data-resource="cartItems"]:has-text("3 items")', timeout=3000)
 

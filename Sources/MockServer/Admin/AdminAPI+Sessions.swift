@@ -51,24 +51,36 @@ extension AdminAPI {
         let states: [String: String]
         /// Scenario overrides by endpoint id.
         let scenarios: [String: String]
+        /// How many items each resource changed in the session holds, by resource id.
+        let resources: [String: Int]
+        /// Endpoints whose rate limit counts this session's requests in an open window.
+        let rateLimited: [String]
+
+        init(_ listing: SessionTable.Listing, now: UInt64) {
+            id = listing.id
+            idleSeconds = listing.idleSeconds
+            states = listing.record.scenarios.states
+            scenarios = listing.record.scenarios.overrides
+            resources = listing.record.collections.mapValues(\.items.count)
+            rateLimited = listing.record.windows.filter { !$0.value.hasEnded(at: now) }.keys.sorted()
+        }
     }
 
     /// `GET /__mock/sessions`, `DELETE /__mock/sessions/{id}`, `DELETE /__mock/sessions`.
     func sessions(_ method: String, id: String?, _ serving: ServingSet) -> Reply {
         switch (method, id) {
         case ("DELETE", let id?):
-            guard scenarios.deleteSession(id) else {
+            guard scenarios.sessions.drop(id) else {
                 return .respond(ServerJSON.error(.notFound, "no session \"\(id)\"; GET /__mock/sessions lists them"))
             }
             return .respond(HTTPResponse(status: .noContent))
         case ("DELETE", nil):
-            scenarios.deleteAllSessions()
+            // The default session's scenarios start over too; its resource items stay (DELETE /__mock/resources).
+            scenarios.sessions.dropAll { $0.scenarios = SessionState() }
             return .respond(HTTPResponse(status: .noContent))
         default:
-            return json(.ok, scenarios.sessions().map { session in
-                SessionListing(id: session.id, idleSeconds: session.idleSeconds, states: session.state.states,
-                               scenarios: session.state.overrides)
-            })
+            let now = scenarios.sessions.clock()
+            return json(.ok, scenarios.sessions.list().map { SessionListing($0, now: now) })
         }
     }
 
@@ -126,14 +138,14 @@ extension AdminAPI {
             return .respond(HTTPResponse(status: .noContent))
         }
         guard let resource else { return .respond(HTTPResponse(status: .noContent)) }
-        let items = resources.items(of: resource, session: session ?? ScenarioStore.defaultSession)
+        let items = resources.items(of: resource, session: session ?? SessionTable.defaultSession)
         return .respond(.json(.ok, JSONValue.array(items).serialized))
     }
 
     func health(_ serving: ServingSet) -> Reply {
         let started = facts.started.current
         return json(.ok, Health(
-            status: "ok", endpoints: serving.routes.count, sessions: scenarios.sessions().count,
+            status: "ok", endpoints: serving.routes.count, sessions: scenarios.sessions.list().count,
             lastReload: contracts.last.map(ReloadListing.init), version: MockServer.version,
             address: facts.address.current, startedAt: started.map { HTTPDate.iso8601(seconds: $0.wall, milliseconds: 0) },
             uptimeSeconds: started.map { Int((POSIX.monotonicNanoseconds() - $0.monotonic) / 1_000_000_000) },

@@ -38,9 +38,9 @@ struct AdminAPI: Sendable {
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
         let method = request.isHead ? "GET" : request.method
         let query = request.queryItems ?? []
-        let session = query.first { $0.name == "session" }?.value ?? ScenarioStore.defaultSession
-        guard session.utf8.count <= ScenarioStore.maximumIDLength else {
-            return .respond(ServerJSON.error(.badRequest, "session is longer than \(ScenarioStore.maximumIDLength) bytes"))
+        let session = query.first { $0.name == "session" }?.value ?? SessionTable.defaultSession
+        guard session.utf8.count <= SessionTable.maximumIDLength else {
+            return .respond(ServerJSON.error(.badRequest, "session is longer than \(SessionTable.maximumIDLength) bytes"))
         }
         let serving = contracts.current
         let name = segments.count == 2 ? segments[1] : ""

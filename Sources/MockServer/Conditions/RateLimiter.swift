@@ -3,7 +3,8 @@ import HTTPCore
 
 /// Counts requests per endpoint (and per session, or for everyone) in fixed windows, for endpoints that
 /// declare a ``RateLimit``: the first request opens a window of `windowSeconds`; past `limit` requests
-/// in it, the answer is 429 until it ends.
+/// in it, the answer is 429 until it ends. A session's windows live in its ``SessionTable`` record, so they
+/// go when it goes; the windows of limits for everyone are kept here, one per endpoint.
 final class RateLimiter: Sendable {
     /// What one request is told.
     struct Admission {
@@ -16,7 +17,8 @@ final class RateLimiter: Sendable {
         let resetNanoseconds: UInt64
     }
 
-    private struct Window {
+    /// One endpoint's window, for one session or for everyone.
+    struct Window: Sendable {
         var opened: UInt64
         let length: UInt64
         var count: Int
@@ -24,44 +26,36 @@ final class RateLimiter: Sendable {
         func hasEnded(at now: UInt64) -> Bool { now &- opened >= length }
     }
 
-    private struct State {
-        var windows: [String: Window] = [:]
-        var nextSweep: UInt64 = 0
-    }
+    private let sessions: SessionTable
+    /// The windows of limits for everyone, by endpoint id.
+    private let global = Locked<[String: Window]>([:])
 
-    private let state = Locked(State())
-    /// The most windows kept at once (endpoints × sessions).
-    static let maximumWindows = 100_000
-    private let now: @Sendable () -> UInt64
-
-    /// - Parameter now: Monotonic nanoseconds; tests pass their own clock.
-    init(now: @escaping @Sendable () -> UInt64 = POSIX.monotonicNanoseconds) {
-        self.now = now
+    init(sessions: SessionTable) {
+        self.sessions = sessions
     }
 
     func admit(_ limit: RateLimit, endpoint: String, session: String) -> Admission {
-        let key = limit.scope == .global ? endpoint : endpoint + "\u{0}" + session
-        let window = UInt64(limit.windowSeconds) * 1_000_000_000
-        let now = now()
-        return state.withValue { state in
-            // Ended windows go now and then, so many sessions cannot grow the table without bound.
-            if now >= state.nextSweep {
-                state.windows = state.windows.filter { !$0.value.hasEnded(at: now) }
-                state.nextSweep = now + 10_000_000_000
-            }
-            // Many sessions at once: past the cap the oldest tenth of the windows goes, as ScenarioStore drops sessions.
-            if state.windows[key] == nil && state.windows.count >= Self.maximumWindows {
-                let oldest = state.windows.sorted { $0.value.opened < $1.value.opened }.prefix(Self.maximumWindows / 10)
-                for (key, _) in oldest { state.windows[key] = nil }
-            }
-            var current = state.windows[key] ?? Window(opened: now, length: window, count: 0)
-            if current.hasEnded(at: now) || current.length != window { current = Window(opened: now, length: window, count: 0) }
-            current.count += 1
-            state.windows[key] = current
-            let left = window - (now &- current.opened)
-            return Admission(allowed: current.count <= limit.limit, limit: limit.limit,
-                             remaining: max(limit.limit - current.count, 0),
-                             resetSeconds: max(1, Int((left + 999_999_999) / 1_000_000_000)), resetNanoseconds: left)
+        let length = UInt64(limit.windowSeconds) * 1_000_000_000
+        let now = sessions.clock()
+        if limit.scope == .global {
+            return global.withValue { Self.admit(limit, length: length, now: now, into: &$0[endpoint]) }
         }
+        return sessions.withRecord(session, creating: true) { record in
+            var window = record?.windows.removeValue(forKey: endpoint)
+            defer { record?.windows[endpoint] = window }
+            return Self.admit(limit, length: length, now: now, into: &window)
+        }
+    }
+
+    /// Counts one request in `window`, opening a new one when there is none or it has ended.
+    private static func admit(_ limit: RateLimit, length: UInt64, now: UInt64, into window: inout Window?) -> Admission {
+        var current = window ?? Window(opened: now, length: length, count: 0)
+        if current.hasEnded(at: now) || current.length != length { current = Window(opened: now, length: length, count: 0) }
+        current.count += 1
+        window = current
+        let left = length - (now &- current.opened)
+        return Admission(allowed: current.count <= limit.limit, limit: limit.limit,
+                         remaining: max(limit.limit - current.count, 0),
+                         resetSeconds: max(1, Int((left + 999_999_999) / 1_000_000_000)), resetNanoseconds: left)
     }
 }

@@ -23,6 +23,6 @@ struct Selection {
     let step: Int?
     /// The endpoint's template counter in the session, when ``play`` is a template.
     let counter: Int
-    /// The session it was chosen in (``ScenarioStore/defaultSession`` for requests without one).
+    /// The session it was chosen in (``SessionTable/defaultSession`` for requests without one).
     let session: String
 }

@@ -1,4 +1,4 @@
-/// Everything that changes while the server runs, for one session (one `X-Mock-Session` value, or the
+/// What changes which scenario plays while the server runs, for one session (one `X-Mock-Session` value, or the
 /// default session of requests without one): kept by name, so a contract reload keeps what still exists.
 struct SessionState: Sendable {
     /// Scenario overrides from the admin API, by endpoint id.
@@ -9,18 +9,19 @@ struct SessionState: Sendable {
     var positions: [SequenceKey: Int] = [:]
     /// Template responses served, by endpoint id.
     var counters: [String: Int] = [:]
-    /// Monotonic time of the last request or admin call naming the session.
-    var lastUsed: UInt64
 
     struct SequenceKey: Hashable, Sendable {
         let endpoint: String
         let scenario: String
     }
 
-    init(now: UInt64) { lastUsed = now }
-
     /// Whether nothing was changed: such a session behaves as the contracts say.
     var isPristine: Bool { overrides.isEmpty && states.isEmpty && positions.isEmpty && counters.isEmpty }
+
+    /// Sends the endpoint's sequences back to their first step.
+    mutating func restartSequences(of endpointID: String) {
+        positions = positions.filter { $0.key.endpoint != endpointID }
+    }
 
     /// Forgets what names no endpoint, scenario or state of `serving` any more (after a reload).
     mutating func prune(to serving: ServingSet) {

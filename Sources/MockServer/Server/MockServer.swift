@@ -267,14 +267,14 @@ public final class MockServer: Sendable {
     @discardableResult
     public func setScenario(_ scenario: String, for endpointID: String, session: String? = nil) -> Bool {
         (try? handler.scenarios.set(endpointID: endpointID, scenario: scenario,
-                                    session: session ?? ScenarioStore.defaultSession,
+                                    session: session ?? SessionTable.defaultSession,
                                     in: handler.contracts.current)) != nil
     }
 
     /// Returns every endpoint to its default scenario and every sequence to its first step, for requests
     /// without `X-Mock-Session` or, given `session`, for that session.
     public func resetScenarios(session: String? = nil) {
-        handler.scenarios.resetScenarios(session: session ?? ScenarioStore.defaultSession)
+        handler.scenarios.resetScenarios(session: session ?? SessionTable.defaultSession)
     }
 
     /// Loads the contracts folder again (as `POST /__mock/reload`); a valid set replaces the served one

@@ -21,7 +21,7 @@ final class RequestHandler: HTTPResponder {
     private let latency: LatencySampler
     /// `--bandwidth`: the pace of every body whose scenario sets none.
     private let serverBandwidth: Bandwidth?
-    private let rateLimiter = RateLimiter()
+    private let rateLimiter: RateLimiter
     private let conditions: ConditionsControl
     /// `--proxy`: where unmatched requests and pass-through scenarios go.
     private let upstream: (any UpstreamRelay)?
@@ -39,9 +39,10 @@ final class RequestHandler: HTTPResponder {
         redaction = HeaderRedaction(extraNames: configuration.redactedHeaders, enabled: !configuration.journalSecrets)
         bodyRedaction = BodyRedaction(enabled: !configuration.journalSecrets)
         cors = configuration.cors
-        scenarios = ScenarioStore(idleSeconds: configuration.sessionIdleTimeout)
-        let store = ResourceStore(seeds: contracts.seeds, idleTimeout: scenarios.idleTimeout, persistence: persistence,
-                                  kept: kept)
+        let sessions = SessionTable(idleSeconds: configuration.sessionIdleTimeout)
+        scenarios = ScenarioStore(sessions: sessions)
+        rateLimiter = RateLimiter(sessions: sessions)
+        let store = ResourceStore(seeds: contracts.seeds, sessions: sessions, persistence: persistence, kept: kept)
         self.contracts = ContractReloader(contracts: contracts, configuration: configuration, scenarios: scenarios,
                                           resources: store)
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
@@ -194,9 +195,9 @@ final class RequestHandler: HTTPResponder {
             }
             requested = found
         }
-        let session = request.headers[mockNames.session] ?? ScenarioStore.defaultSession
-        guard session.utf8.count <= ScenarioStore.maximumIDLength else {
-            let violation = "header \(MockHeader.session) is longer than \(ScenarioStore.maximumIDLength) bytes"
+        let session = request.headers[mockNames.session] ?? SessionTable.defaultSession
+        guard session.utf8.count <= SessionTable.maximumIDLength else {
+            let violation = "header \(MockHeader.session) is longer than \(SessionTable.maximumIDLength) bytes"
             let response = ServerJSON.error(.badRequest, violation, headers: [(MockHeader.endpoint, route.id)])
             return journaled(response, entry(request, endpoint: route.id, status: 400, violations: [violation]))
         }
@@ -378,7 +379,7 @@ final class RequestHandler: HTTPResponder {
     ) -> JournalEntry {
         // A selection knows its session; only a request refused before one was made is looked up again.
         let session = (selection?.session ?? request.headers[mockNames.session]).flatMap { session in
-            session.isEmpty ? nil : String(session.prefix(ScenarioStore.maximumIDLength))
+            session.isEmpty ? nil : String(session.prefix(SessionTable.maximumIDLength))
         }
         // Built by one initializer, with every field known on arrival a constant: a field set after it (on a
         // variable here, or in the initializer once every field had a value) had the whole entry copied and

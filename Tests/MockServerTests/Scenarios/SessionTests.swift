@@ -79,6 +79,38 @@ import TestSupport
         }
     }
 
+    /// One session table: a cart changed in a session makes the session, listed and counted like any other,
+    /// and dropping the session drops the cart with it.
+    @Test func resourceChange_MakesASession_ThatIsListedCountedAndDroppedWhole() async throws {
+        try await withServer { server in
+            // GIVEN alice adds an item to her cart, and bob only reads his
+            let client = try RawClient(port: server.port)
+            let alice = bearer.merging([MockHeader.session: "alice", "Content-Type": "application/json"]) { $1 }
+            let bob = bearer.merging([MockHeader.session: "bob"]) { $1 }
+            #expect(try client.request("POST", "/api/cart/items", headers: alice,
+                                       body: #"{"productId": 2, "quantity": 1}"#).status == 201)
+            #expect(try client.get("/api/cart/items", headers: bob).status == 200)
+
+            // THEN alice's session is listed, with her cart, and counted; bob's, which changed nothing, is not
+            let listed = try client.get("/__mock/sessions").text
+            #expect(listed.contains(#""id":"alice""#) && listed.contains(#""resources":{"cartItems":3}"#), "\(listed)")
+            #expect(!listed.contains(#""id":"bob""#))
+            #expect(try client.get("/__mock/health").text.contains(#""sessions":1"#))
+
+            // WHEN her session is dropped, THEN her cart is the seed again
+            #expect(try client.request("DELETE", "/__mock/sessions/alice").status == 204)
+            let cart = try client.get("/api/cart/items", headers: alice)
+            #expect((try JSONSerialization.jsonObject(with: Data(cart.body)) as? [Any])?.count == 2, "\(cart.text)")
+
+            // WHEN every session is dropped after she adds again, THEN her cart is the seed again too
+            _ = try client.request("POST", "/api/cart/items", headers: alice, body: #"{"productId": 2, "quantity": 1}"#)
+            #expect(try client.request("DELETE", "/__mock/sessions").status == 204)
+            let again = try client.get("/api/cart/items", headers: alice)
+            #expect((try JSONSerialization.jsonObject(with: Data(again.body)) as? [Any])?.count == 2, "\(again.text)")
+            #expect(try client.get("/__mock/sessions").text == "[]")
+        }
+    }
+
     @Test func overlongSessionID_IsRefused() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)

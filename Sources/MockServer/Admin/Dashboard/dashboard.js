@@ -400,13 +400,16 @@
       ? el('p', { class: 'hint', text: 'No named session yet.' })
       : el('table', {}, [
         el('caption', { class: 'visually-hidden', text: 'Named sessions' }),
-        el('thead', {}, el('tr', {}, ['Session', 'Idle', 'Domain states', 'Scenarios set', 'Action']
+        el('thead', {}, el('tr', {}, ['Session', 'Idle', 'Domain states', 'Scenarios set', 'Resource items',
+          'Rate-limited', 'Action']
           .map((name) => el('th', { scope: 'col', text: name })))),
         el('tbody', {}, sessions.map((session) => el('tr', {}, [
           el('td', { class: 'mono', text: session.id }),
           el('td', { text: duration(session.idleSeconds) }),
           el('td', { text: list(session.states) }),
           el('td', { text: list(session.scenarios) }),
+          el('td', { text: list(session.resources) }),
+          el('td', { text: (session.rateLimited || []).join(', ') || '—' }),
           el('td', {}, el('button', {
             type: 'button', class: 'danger', text: 'Drop', 'aria-label': `Drop session ${session.id}`,
             on: { click: () => dropSession(session.id) },

@@ -1,0 +1,148 @@
+import HTTPCore
+
+/// Every session's run-time state in one table: what ``ScenarioStore``, ``ResourceStore`` and ``RateLimiter``
+/// keep per `X-Mock-Session`, so that a session is created, kept, listed, expired and dropped whole.
+///
+/// - Requests without `X-Mock-Session` share the default session, which never expires and is never listed.
+/// - A named session exists once anything in it changed: an override, a domain state, a sequence position, a
+///   template counter, a resource's items, a rate-limit window. Requests that change nothing leave no trace.
+/// - A named session unused for ``idleTimeout`` is dropped; past ``maximumSessions`` the least recently used
+///   tenth is dropped at once, so a flood of new ids costs one sort per thousand sessions, not a scan per request.
+///
+/// One lock guards every session; each store takes it once per request.
+final class SessionTable: Sendable {
+    /// The session of requests without `X-Mock-Session`.
+    static let defaultSession = ""
+    /// A session id longer than this is refused, so a client cannot fill memory with ids.
+    static let maximumIDLength = 128
+    /// Past this many named sessions the least recently used tenth is dropped.
+    static let maximumSessions = 10_000
+
+    /// One session's state, each part owned by the store that changes it.
+    struct Record: Sendable {
+        /// ``ScenarioStore``'s: overrides, domain states, sequence positions, template counters.
+        var scenarios = SessionState()
+        /// ``ResourceStore``'s: each resource's items, once changed in this session, by resource id.
+        var collections: [String: ResourceStore.Collection] = [:]
+        /// ``RateLimiter``'s: the open window of each endpoint limited per session, by endpoint id.
+        var windows: [String: RateLimiter.Window] = [:]
+        /// Monotonic time of the last request or admin call naming the session.
+        fileprivate(set) var lastUsed: UInt64 = 0
+
+        /// Whether nothing was changed: such a session behaves as the contracts say.
+        var isPristine: Bool { scenarios.isPristine && collections.isEmpty && windows.isEmpty }
+    }
+
+    /// A named session as the admin API lists it.
+    struct Listing {
+        let id: String
+        let idleSeconds: Int
+        let record: Record
+    }
+
+    private struct State {
+        var main = Record()
+        var named: [String: Record] = [:]
+        var nextSweep: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+    /// Nanoseconds a named session may go unused before it is dropped.
+    let idleTimeout: UInt64
+    /// Monotonic nanoseconds; a test passes its own.
+    let clock: @Sendable () -> UInt64
+
+    init(idleSeconds: Double = 600, clock: @escaping @Sendable () -> UInt64 = { POSIX.monotonicNanoseconds() }) {
+        // Clamped, so that any configured value (even infinity) fits in nanoseconds.
+        idleTimeout = UInt64(min(max(idleSeconds, 0.001), 1e9) * 1e9)
+        self.clock = clock
+    }
+
+    /// Runs `body` on the session's record: a fresh one if `creating`, else `nil` when the session does not
+    /// exist. A named session's clock is set to now, and it is kept afterwards only if it holds something.
+    func withRecord<T, E: Error>(_ id: String, creating: Bool, _ body: (inout Record?) throws(E) -> T) throws(E) -> T {
+        if id == Self.defaultSession {
+            return try state.withValue { state throws(E) in
+                // Moved out and back, so that `record` holds the only reference and changes in place.
+                var record: Record? = state.main
+                state.main = Record()
+                defer { state.main = record ?? Record() }
+                return try body(&record)
+            }
+        }
+        let now = clock()
+        return try state.withValue { state throws(E) in
+            if now >= state.nextSweep {
+                state.named = state.named.filter { now &- $0.value.lastUsed < idleTimeout }
+                state.nextSweep = now + min(idleTimeout, 10_000_000_000)
+            }
+            var record = state.named.removeValue(forKey: id).flatMap { now &- $0.lastUsed < idleTimeout ? $0 : nil }
+                ?? (creating ? Record() : nil)
+            record?.lastUsed = now
+            defer {
+                if let record, !record.isPristine {
+                    if state.named.count >= Self.maximumSessions { Self.evictOldest(&state.named) }
+                    state.named[id] = record
+                }
+            }
+            return try body(&record)
+        }
+    }
+
+    /// Reads the default session's record without moving it.
+    func readMain<T>(_ body: (Record) -> T) -> T {
+        state.withValue { body($0.main) }
+    }
+
+    private static func evictOldest(_ named: inout [String: Record]) {
+        let oldest = named.sorted { $0.value.lastUsed < $1.value.lastUsed }.prefix(max(1, named.count / 10))
+        for (id, _) in oldest { named[id] = nil }
+    }
+
+    // MARK: - Admin
+
+    /// The named sessions, by id, with the seconds since each was last used.
+    func list() -> [Listing] {
+        state.withValue { state in
+            let now = clock()
+            return state.named.filter { now &- $0.value.lastUsed < idleTimeout }
+                .map { Listing(id: $0.key, idleSeconds: Int((now &- $0.value.lastUsed) / 1_000_000_000), record: $0.value) }
+                .sorted { $0.id < $1.id }
+        }
+    }
+
+    /// Drops a named session whole; `false` when there is none by that id.
+    func drop(_ id: String) -> Bool {
+        let now = clock()
+        return state.withValue { state in
+            guard let record = state.named.removeValue(forKey: id) else { return false }
+            return now &- record.lastUsed < idleTimeout
+        }
+    }
+
+    /// Drops every named session whole, and lets `resetMain` return the default one to where it starts.
+    func dropAll(resettingMain resetMain: (inout Record) -> Void) {
+        state.withValue { state in
+            state.named = [:]
+            resetMain(&state.main)
+        }
+    }
+
+    /// Runs `body` on every session's record, the default one's first, under one lock section (a reload, a
+    /// reset of every session's items); records left pristine are dropped.
+    func updateAll(_ body: (_ id: String, inout Record) -> Void) {
+        state.withValue { state in
+            body(Self.defaultSession, &state.main)
+            for id in Array(state.named.keys) {
+                guard var record = state.named.removeValue(forKey: id) else { continue }
+                body(id, &record)
+                if !record.isPristine { state.named[id] = record }
+            }
+        }
+    }
+
+    /// Reads the default session's record and every named one's, under one lock section.
+    func readAll<T>(_ body: (_ main: Record, _ named: [String: Record]) -> T) -> T {
+        state.withValue { body($0.main, $0.named) }
+    }
+}
