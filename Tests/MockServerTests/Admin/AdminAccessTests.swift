@@ -15,6 +15,8 @@ import TestSupport
 
     @Test(arguments: [
         ("attacker.example", 403), ("attacker.example:8080", 403), ("127.0.0.1.nip.io", 403), ("localhost.evil", 403),
+        // A name that merely ends in "localhost" is another machine's; only `*.localhost` is this one's.
+        ("evillocalhost", 403), ("evillocalhost:8080", 403), ("my-mac.local.evil", 403),
         ("127.0.0.1", 200), ("127.0.0.2:9", 200), ("localhost", 200), ("LOCALHOST:1", 200), ("app.localhost", 200),
         ("[::1]:8080", 200), ("my-mac.local", 200), ("my-mac.local:8080", 200),
         // Malformed values a browser never sends, refused rather than read generously.
@@ -37,6 +39,10 @@ import TestSupport
             #expect(try status(client, headers: ["Host": own, "Origin": "http://\(own)"]) == 200)
             #expect(try status(client, headers: ["Host": own, "Origin": "http://evil.example"]) == 403)
             #expect(try status(client, headers: ["Host": own, "Origin": "null"]) == 403)
+            // An origin that only begins with the server's own is another page's.
+            #expect(try status(client, headers: ["Host": "localhost", "Origin": "http://localhost.evil.example"]) == 403)
+            #expect(try status(client, headers: ["Host": own, "Origin": "http://\(own)0"]) == 403)
+            #expect(try status(client, headers: ["Host": "localhost", "Origin": "http://localhost"]) == 200)
             client.send("DELETE /__mock/journal HTTP/1.1\r\nHost: \(own)\r\nOrigin: https://evil.example\r\n\r\n")
             let refused = try client.readResponse()
             #expect(refused.status == 403 && refused.text.contains("refuses requests from other web pages"))

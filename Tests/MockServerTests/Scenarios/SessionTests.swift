@@ -79,6 +79,22 @@ import TestSupport
         }
     }
 
+    /// The precedence within a named session: the request's `X-Mock-Scenario` header wins over the admin
+    /// override set for that session, which wins over the default.
+    @Test func scenarioHeader_WinsOverTheSessionsOverride() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            let set = try client.request("PUT", "/__mock/scenarios/healthCheck?session=s", body: #"{"scenario": "serverErr"}"#)
+            #expect(set.status == 200)
+            let inSession = [MockHeader.session: "s"]
+            #expect(try client.get("/healthChecker", headers: inSession).status == 503)
+            let named = try client.get("/healthChecker", headers: inSession.merging([MockHeader.scenario: "success"]) { $1 })
+            #expect(named.status == 200 && named.header(MockHeader.scenario) == "success")
+            let journal = try server.journalEntries(JournalQuery(session: "s"))
+            #expect(journal.map(\.scenario) == ["serverErr", "success"])
+        }
+    }
+
     /// One session table: a cart changed in a session makes the session, listed and counted like any other,
     /// and dropping the session drops the cart with it.
     @Test func resourceChange_MakesASession_ThatIsListedCountedAndDroppedWhole() async throws {
