@@ -1,6 +1,15 @@
 // The calls whose spelling or behaviour differs between C libraries, for Darwin (macOS, iOS and the
-// iOS Simulator). Same names as LibC+Glibc.swift. Compiled and run in the macOS CI job only: this
-// machine builds the Glibc file.
+// iOS Simulator). Same names as LibC+Glibc.swift. Compiled and run in the macOS CI job only: Linux builds
+// the Glibc file, so each function here is the C call and little else, checked against Apple's headers and
+// a Swift project that makes the same call on Darwin:
+// - sockets without SOCK_CLOEXEC/accept4, FD_CLOEXEC and O_NONBLOCK by fcntl, SO_NOSIGPIPE: swift-nio
+//   (NIOPosix/System.swift, BaseSocket.swift) and FlyingFox (FlyingSocks/Sources/Socket+Darwin.swift);
+// - sin_len/sin6_len: FlyingFox (Socket+Darwin.swift, `makeAddressINET`);
+// - `_NSGetExecutablePath` with `MachO.dyld` imported: swift-foundation (FoundationEssentials/Platform.swift);
+// - kern.maxfilesperproc and hw.activecpu by `sysctlbyname`: setrlimit(2) and sysctl(3), as swift-foundation's
+//   ProcessInfo reads hw.activecpu;
+// - pthread_create's start routine and pthread_key_create's destructor, both taking a non-optional pointer
+//   on Darwin: swift-nio (NIOPosix/ThreadPosix.swift).
 #if canImport(Darwin)
 import Darwin
 import MachO.dyld // _NSGetExecutablePath; Darwin does not re-export it (swift-foundation imports it the same way)
