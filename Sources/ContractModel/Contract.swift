@@ -1,5 +1,5 @@
 /// One contract file: a domain's endpoints and, for each, the scenarios the mock server can play.
-package struct Contract: Sendable {
+package struct Contract: Sendable, Equatable {
     /// The domain's name, for example `products`.
     package let domain: String
     /// The file it was read from, as given to the loader.
@@ -14,7 +14,7 @@ package struct Contract: Sendable {
 }
 
 /// One endpoint of a contract: how to recognise its requests, what they must carry, how to answer.
-package struct ContractEndpoint: Sendable {
+package struct ContractEndpoint: Sendable, Equatable {
     /// Unique across all contracts; names the endpoint in the admin API and the journal.
     package let id: String
     package let domain: String
@@ -30,7 +30,7 @@ package struct ContractEndpoint: Sendable {
     package let whenState: [String: String]
     /// For an operation of a resource: which resource (by id) and operation; its first scenario, `store`,
     /// answers from the resource's store.
-    package var resource: (id: String, operation: ResourceOperation)? = nil
+    package var resource: ResourceBinding? = nil
     /// Requests allowed per window before the server answers 429.
     package var rateLimit: RateLimit? = nil
     /// The endpoint's `description`, for people.
@@ -42,8 +42,15 @@ package struct ContractEndpoint: Sendable {
     }
 }
 
+/// The resource and operation an endpoint serves.
+package struct ResourceBinding: Sendable, Equatable {
+    /// The resource's id.
+    package let id: String
+    package let operation: ResourceOperation
+}
+
 /// What a request to an endpoint must carry. A request missing any of it gets a 400 (401 for auth).
-package struct RequestRequirements: Sendable {
+package struct RequestRequirements: Sendable, Equatable {
     package var query: [String: FieldType] = [:]
     /// Header names are matched case-insensitively.
     package var headers: [String: FieldType] = [:]
@@ -54,7 +61,7 @@ package struct RequestRequirements: Sendable {
 }
 
 /// The required shape of a request body.
-package struct BodyRequirement: Sendable {
+package struct BodyRequirement: Sendable, Equatable {
     package enum Kind: String, Sendable, CaseIterable {
         case json, form, multipart
     }
@@ -65,7 +72,7 @@ package struct BodyRequirement: Sendable {
 }
 
 /// One way the mock server can answer an endpoint.
-package struct Scenario: Sendable {
+package struct Scenario: Sendable, Equatable {
     package let name: String
     /// The status to answer with; `nil` for a fault.
     package let status: Int?

@@ -1,10 +1,6 @@
 extension ContractParser {
     // MARK: - Resources
 
-    private static let resourceKeys: Set = [
-        "id", "path", "idField", "idType", "fields", "seed", "shape", "maxItems", "auth", "scenarios", "description",
-    ]
-
     /// Reads `resources` and makes each operation an endpoint of its own, so routing, scenarios, the admin
     /// API and the journal treat it like any other.
     mutating func parseResources(_ value: JSONValue?, domain: String) -> (resources: [Resource], endpoints: [ContractEndpoint]) {
@@ -24,7 +20,7 @@ extension ContractParser {
     private mutating func parseResource(_ value: JSONValue, at path: String)
         -> (resource: Resource, bearerAuth: Bool, scenarios: [ResourceOperation: [Scenario]])?
     {
-        guard let fields = object(value, at: path, keys: Self.resourceKeys) else { return nil }
+        guard let fields = object(value, at: path, keys: ContractSchema.keys(of: .resource)) else { return nil }
         let id = requiredString(fields["id"], at: path + ".id")
         if let id, !Self.isWord(id) || id.contains(".") { report(path + ".id", "a resource id is one word, without dots") }
         var template: PathTemplate?
@@ -134,7 +130,7 @@ extension ContractParser {
             var endpoint = ContractEndpoint(id: resource.id + "." + operation.rawValue, domain: domain, method: method,
                                             path: path, request: request, contentType: "application/json",
                                             scenarios: scenarios[operation] ?? [], whenState: [:])
-            endpoint.resource = (resource.id, operation)
+            endpoint.resource = ResourceBinding(id: resource.id, operation: operation)
             return endpoint
         }
     }

@@ -10,22 +10,8 @@ struct FixtureParameters {
 extension ContractParser {
     // MARK: - Scenarios
 
-    private static let scenarioKeys: Set = [
-        "name", "status", "body", "fallback", "template", "headers", "contentType", "fault", "delayMs", "holdMs",
-        "expect", "description", "setState", "sequence", "afterLast", "latency",
-        "bandwidth", "dribble", "proxy",
-    ]
-
-    /// What a scenario that passes through cannot have: the backend's answer decides them.
-    private static let answerKeys = [
-        "status", "fault", "body", "fallback", "template", "headers", "contentType", "holdMs", "bandwidth", "dribble",
-    ]
-
-    /// The keys a sequence may have; everything else belongs on its steps.
-    private static let sequenceKeys: Set = ["name", "sequence", "afterLast", "description"]
-
     mutating func parseScenario(_ value: JSONValue, parameters: FixtureParameters, at path: String) -> Scenario? {
-        guard let fields = object(value, at: path, keys: Self.scenarioKeys) else { return nil }
+        guard let fields = object(value, at: path, keys: ContractSchema.keys(of: .scenario)) else { return nil }
         let name = requiredString(fields["name"], at: path + ".name")
         if let name, !Self.isWord(name) {
             report(path + ".name", "must be a non-empty word without spaces")
@@ -89,7 +75,7 @@ extension ContractParser {
     /// A scenario that passes the request through to the backend given with `--proxy`: the backend's answer is
     /// relayed, so nothing of an answer may be set; a wait, a state change and the expected result may.
     private mutating func parseProxy(_ fields: [String: JSONValue], name: String?, at path: String) -> Scenario? {
-        for key in Self.answerKeys where fields[key] != nil {
+        for key in ContractSchema.answerKeys where fields[key] != nil {
             report(path + "." + key, "a scenario with \"proxy\": true relays the backend's answer; drop \"\(key)\"")
         }
         let delayMs = integer(fields["delayMs"], at: path + ".delayMs", in: 0...60_000) ?? 0
@@ -109,7 +95,7 @@ extension ContractParser {
     /// A sequence as written; its steps are checked, and its `expect` taken from its last step, once every
     /// scenario of the endpoint is read (``resolveSequences(_:at:)``).
     private mutating func parseSequence(_ fields: [String: JSONValue], name: String?, at path: String) -> Scenario? {
-        for key in fields.keys.sorted() where !Self.sequenceKeys.contains(key) {
+        for key in fields.keys.sorted() where !ContractSchema.sequenceKeys.contains(key) {
             report(path + "." + key, "a sequence plays other scenarios of the endpoint; \"\(key)\" belongs on those")
         }
         var steps: [String] = []
@@ -187,7 +173,7 @@ extension ContractParser {
 
     /// `{"pieces": 5, "overMs": 2000, "chunked": false}`.
     private mutating func parseDribble(_ value: JSONValue?, at path: String) -> Dribble? {
-        guard let value, let fields = object(value, at: path, keys: ["pieces", "overMs", "chunked"]) else { return nil }
+        guard let value, let fields = object(value, at: path, keys: ContractSchema.keys(of: .dribble)) else { return nil }
         if fields["pieces"] == nil { report(path + ".pieces", "is required: how many parts the body is sent in") }
         if fields["overMs"] == nil { report(path + ".overMs", "is required: the milliseconds the parts are spread over") }
         let pieces = integer(fields["pieces"], at: path + ".pieces", in: 1...10_000)

@@ -11,7 +11,7 @@ struct ContractParser {
     init(file: String) { self.file = file }
 
     mutating func parse(_ document: JSONValue) -> Contract? {
-        guard let root = object(document, at: "$", keys: ["domain", "endpoints", "description", "states", "resources"])
+        guard let root = object(document, at: "$", keys: ContractSchema.keys(of: .contract))
         else {
             return nil
         }
@@ -52,8 +52,7 @@ struct ContractParser {
     private static let methods: Set = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
     private mutating func parseEndpoint(_ value: JSONValue, domain: String, at path: String) -> ContractEndpoint? {
-        let keys: Set = ["id", "method", "path", "request", "response", "scenarios", "whenState", "rateLimit", "description"]
-        guard let fields = object(value, at: path, keys: keys) else { return nil }
+        guard let fields = object(value, at: path, keys: ContractSchema.keys(of: .endpoint)) else { return nil }
         let id = requiredString(fields["id"], at: path + ".id")
         let method = requiredString(fields["method"], at: path + ".method")
         if let method, !Self.methods.contains(method) {
@@ -94,7 +93,7 @@ struct ContractParser {
     /// `{"limit": 10, "windowSeconds": 60, "per": "session", "retryAfter": "seconds"}`.
     private mutating func parseRateLimit(_ value: JSONValue?, at path: String) -> RateLimit? {
         guard let value else { return nil }
-        guard let fields = object(value, at: path, keys: ["limit", "windowSeconds", "per", "retryAfter"]) else { return nil }
+        guard let fields = object(value, at: path, keys: ContractSchema.keys(of: .rateLimit)) else { return nil }
         if fields["limit"] == nil { report(path + ".limit", "is required: the requests allowed per window") }
         let limit = integer(fields["limit"], at: path + ".limit", in: 1...1_000_000)
         let window = integer(fields["windowSeconds"], at: path + ".windowSeconds", in: 1...86_400) ?? 60
@@ -138,7 +137,7 @@ struct ContractParser {
     {
         var request = RequestRequirements()
         guard let value,
-              let fields = object(value, at: path, keys: ["query", "headers", "pathParams", "auth", "body"])
+              let fields = object(value, at: path, keys: ContractSchema.keys(of: .request))
         else { return request }
         request.query = fieldTypes(fields["query"], at: path + ".query")
         request.headers = fieldTypes(fields["headers"], at: path + ".headers")
@@ -155,7 +154,7 @@ struct ContractParser {
                 report(path + ".auth", "must be \"bearer\"")
             }
         }
-        if let body = fields["body"], let bodyFields = object(body, at: path + ".body", keys: ["type", "fields"]) {
+        if let body = fields["body"], let bodyFields = object(body, at: path + ".body", keys: ContractSchema.keys(of: .requestBody)) {
             let kindName = requiredString(bodyFields["type"], at: path + ".body.type")
             let kind = kindName.flatMap(BodyRequirement.Kind.init(rawValue:))
             if let kindName, kind == nil {
@@ -169,7 +168,7 @@ struct ContractParser {
 
     private mutating func parseResponse(_ value: JSONValue?, at path: String) -> String {
         let fallback = "application/json"
-        guard let value, let fields = object(value, at: path, keys: ["contentType"]) else { return fallback }
+        guard let value, let fields = object(value, at: path, keys: ContractSchema.keys(of: .response)) else { return fallback }
         return optionalString(fields["contentType"], at: path + ".contentType") ?? fallback
     }
 

@@ -55,3 +55,11 @@ package enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 }
+
+extension JSONValue {
+    /// A JSON number holding `value`.
+    package static func integer(_ value: Int) -> JSONValue { .number(Double(value)) }
+
+    /// A JSON array of strings.
+    package static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+}

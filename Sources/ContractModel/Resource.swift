@@ -1,6 +1,6 @@
 /// A collection a contract declares, served with REST semantics from a store that remembers, per session:
 /// `GET` lists and reads, `POST` creates, `PUT` replaces, `PATCH` merges (RFC 7396), `DELETE` removes.
-package struct Resource: Sendable {
+package struct Resource: Sendable, Equatable {
     /// Unique across all contracts; the operations' endpoint ids are `<id>.list`, `<id>.read`, ...
     package let id: String
     /// The collection's path, such as `/api/cart/items`; an item's is `<path>/{id}`.

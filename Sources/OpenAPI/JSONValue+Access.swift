@@ -26,10 +26,4 @@ extension JSONValue {
     subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
-
-    /// A JSON number holding `value`.
-    static func integer(_ value: Int) -> JSONValue { .number(Double(value)) }
-
-    /// A JSON array of strings.
-    static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
 }

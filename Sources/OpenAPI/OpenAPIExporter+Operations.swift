@@ -10,13 +10,13 @@ extension OpenAPIExporter {
         addMockResponses(of: endpoint, to: &responses)
         operation["responses"] = Self.responsesJSON(responses)
         var mock: [String: JSONValue] = [
-            "scenarios": .array(endpoint.scenarios.map(ContractJSON.scenario)),
+            "scenarios": .array(endpoint.scenarios.map(ContractWriter.scenario)),
             "contentType": .string(endpoint.contentType),
         ]
         if !endpoint.whenState.isEmpty { mock["whenState"] = .object(endpoint.whenState.mapValues(JSONValue.string)) }
-        if let limit = endpoint.rateLimit { mock["rateLimit"] = ContractJSON.rateLimit(limit) }
+        if let limit = endpoint.rateLimit { mock["rateLimit"] = ContractWriter.rateLimit(limit) }
         let ignored = endpoint.request.headers.filter { MockExtension.headersOpenAPIIgnores.contains($0.key.lowercased()) }
-        if !ignored.isEmpty { mock["requestHeaders"] = ContractJSON.fieldTypes(ignored) }
+        if !ignored.isEmpty { mock["requestHeaders"] = ContractWriter.fieldTypes(ignored) }
         operation[MockExtension.key] = .object(mock)
         return .object(operation)
     }

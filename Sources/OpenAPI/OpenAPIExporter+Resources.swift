@@ -4,9 +4,10 @@ extension OpenAPIExporter {
     /// The Operation Object of one of a resource's endpoints: what its store answers (the `store`
     /// scenario, the default) and the scenarios the contract adds.
     func resourceOperation(for endpoint: ContractEndpoint) -> JSONValue {
-        guard let (resourceID, operationKind) = endpoint.resource,
-              let resource = contracts.contracts.flatMap(\.resources).first(where: { $0.id == resourceID })
+        guard let binding = endpoint.resource,
+              let resource = contracts.contracts.flatMap(\.resources).first(where: { $0.id == binding.id })
         else { return operation(for: endpoint) }
+        let operationKind = binding.operation
         var operation = commonFields(of: endpoint, extraParameters: Self.resourceParameters(resource, operationKind))
         switch operationKind {
         case .create, .replace:

@@ -80,7 +80,7 @@ package struct OpenAPIExporter {
             if !contract.resources.isEmpty {
                 fields["resources"] = .array(contract.resources.map { resource in
                     let operations = contract.endpoints.filter { $0.resource?.id == resource.id }
-                    return ContractJSON.resource(resource, operations: operations)
+                    return ContractWriter.resource(resource, operations: operations)
                 })
             }
             return .object(fields)

@@ -76,7 +76,7 @@ package struct OpenAPIImport {
         }
         files += plan.contracts.sorted { $0.key < $1.key }.map {
             PlannedFile(key: "contracts/" + $0.key, target: contractsDirectory + "/" + $0.key,
-                        bytes: $0.value.prettyPrinted(keyOrder: ContractJSON.keyOrder, plainUnder: ContractJSON.nameMaps))
+                        bytes: ContractWriter.bytes($0.value))
         }
         let staging = try ImportStaging(beside: contractsDirectory)
         defer { staging.remove() }

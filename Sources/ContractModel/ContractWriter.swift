@@ -1,21 +1,64 @@
-import ContractModel
+/// The one writer of contract files: the model back to the JSON a contract file holds, defaults left out,
+/// and a document to its bytes with keys in ``ContractSchema``'s order. OpenAPI import and export and the
+/// recorder write through it, so every contract this package writes reads the same way, and a key the parser
+/// learns is a key the writer knows.
+package enum ContractWriter {
+    /// The file's bytes: indented JSON, keys in ``ContractSchema/writingOrder``, names within a map sorted, so
+    /// the same document always gives the same bytes.
+    package static func bytes(_ document: JSONValue) -> [UInt8] {
+        document.prettyPrinted(keyOrder: ContractSchema.writingOrder, plainUnder: ContractSchema.nameMaps)
+    }
 
-/// Scenarios and resources written back as a contract file writes them, for the `x-mock` extension.
-enum ContractJSON {
-    /// Keys in the order a person writes them in a contract; the rest follow sorted.
-    static let keyOrder = [
-        "domain", "id", "name", "method", "path", "idField", "idType", "type", "fields", "seed", "shape", "maxItems",
-        "pathParams", "query", "status", "fault", "sequence", "afterLast", "body", "fallback", "template",
-        "contentType", "headers", "auth", "delayMs", "latency", "bandwidth", "dribble", "holdMs", "setState", "expect",
-        "description", "states", "rateLimit",
-        "resources", "request", "response", "whenState", "scenarios", "endpoints",
-    ]
+    /// The contract as its file writes it: what ``ContractLoader`` reads back into the same model.
+    package static func document(_ contract: Contract) -> JSONValue {
+        var fields: [String: JSONValue] = ["domain": .string(contract.domain)]
+        if let description = contract.description { fields["description"] = .string(description) }
+        if !contract.states.isEmpty { fields["states"] = .strings(contract.states) }
+        if !contract.resources.isEmpty {
+            fields["resources"] = .array(contract.resources.map { resource in
+                Self.resource(resource, operations: contract.endpoints.filter { $0.resource?.id == resource.id })
+            })
+        }
+        let endpoints = contract.endpoints.filter { $0.resource == nil }
+        if !endpoints.isEmpty || contract.resources.isEmpty { fields["endpoints"] = .array(endpoints.map(endpoint)) }
+        return .object(fields)
+    }
 
-    /// Keys whose values map names to values: sorted by name, not by ``keyOrder``.
-    static let nameMaps: Set<String> = ["pathParams", "query", "headers", "fields", "whenState"]
+    /// An endpoint (not a resource's operation) as a contract writes it.
+    package static func endpoint(_ endpoint: ContractEndpoint) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "id": .string(endpoint.id), "method": .string(endpoint.method), "path": .string(endpoint.path.description),
+            "scenarios": .array(endpoint.scenarios.map(scenario)),
+        ]
+        if let description = endpoint.description { fields["description"] = .string(description) }
+        let request = request(endpoint.request)
+        if case .object(let members) = request, !members.isEmpty { fields["request"] = request }
+        if endpoint.contentType != defaultContentType {
+            fields["response"] = .object(["contentType": .string(endpoint.contentType)])
+        }
+        if let limit = endpoint.rateLimit { fields["rateLimit"] = rateLimit(limit) }
+        if !endpoint.whenState.isEmpty { fields["whenState"] = .object(endpoint.whenState.mapValues(JSONValue.string)) }
+        return .object(fields)
+    }
+
+    /// What a request must carry, as a contract's `request` writes it (`{}` when nothing).
+    package static func request(_ request: RequestRequirements) -> JSONValue {
+        var fields: [String: JSONValue] = [:]
+        if !request.pathParams.isEmpty { fields["pathParams"] = fieldTypes(request.pathParams) }
+        if !request.query.isEmpty { fields["query"] = fieldTypes(request.query) }
+        if !request.headers.isEmpty { fields["headers"] = fieldTypes(request.headers) }
+        if request.bearerAuth { fields["auth"] = .string("bearer") }
+        if let body = request.body {
+            fields["body"] = .object(["type": .string(body.kind.rawValue), "fields": fieldTypes(body.fields)])
+        }
+        return .object(fields)
+    }
+
+    /// What the parser gives an endpoint without `response.contentType`.
+    package static let defaultContentType = "application/json"
 
     /// The scenario as a contract writes it, defaults left out.
-    static func scenario(_ scenario: Scenario) -> JSONValue {
+    package static func scenario(_ scenario: Scenario) -> JSONValue {
         var fields: [String: JSONValue] = ["name": .string(scenario.name)]
         if let description = scenario.description { fields["description"] = .string(description) }
         if let sequence = scenario.sequence {
@@ -46,22 +89,22 @@ enum ContractJSON {
     }
 
     /// An endpoint's rate limit as a contract writes it.
-    static func rateLimit(_ limit: RateLimit) -> JSONValue {
+    package static func rateLimit(_ limit: RateLimit) -> JSONValue {
         .object(["limit": .integer(limit.limit), "windowSeconds": .integer(limit.windowSeconds),
                  "per": .string(limit.scope.rawValue), "retryAfter": .string(limit.retryAfter.rawValue)])
     }
 
     /// What the parser gives a scenario without `holdMs`.
-    static let defaultHoldMs = 10_000
+    package static let defaultHoldMs = 10_000
 
     /// Field types as a contract declares them: `{"page_no": "integer", "lang": "string?"}`.
-    static func fieldTypes(_ types: [String: FieldType]) -> JSONValue {
+    package static func fieldTypes(_ types: [String: FieldType]) -> JSONValue {
         .object(types.mapValues { .string($0.description) })
     }
 
     /// The resource as a contract declares it, with the scenarios its operations add to the built-in ones.
     /// - Parameter operations: The resource's endpoints (they carry its auth and its scenarios).
-    static func resource(_ resource: Resource, operations: [ContractEndpoint]) -> JSONValue {
+    package static func resource(_ resource: Resource, operations: [ContractEndpoint]) -> JSONValue {
         var fields: [String: JSONValue] = [
             "id": .string(resource.id), "path": .string(resource.path.description),
             "idType": .string(resource.idType.rawValue), "fields": fieldTypes(resource.fields),
@@ -84,7 +127,7 @@ enum ContractJSON {
 
     /// Whether a resource operation's scenario is one the parser adds by itself: `store`, or the plain
     /// `serverErr` (a 500 without a body).
-    static func isBuiltIn(_ scenario: Scenario) -> Bool {
+    package static func isBuiltIn(_ scenario: Scenario) -> Bool {
         if scenario.name == Resource.storeScenario { return true }
         return scenario.name == "serverErr" && scenario.status == 500 && scenario.body == nil && scenario.fault == nil
             && scenario.headers.isEmpty && scenario.delayMs == 0 && scenario.description == nil

@@ -1,0 +1,99 @@
+/// The contract format's keys in one table: which object of a contract file each key belongs to, and the
+/// order a person writes them in. The parser refuses any key its object does not list (``keys(of:)``); the one
+/// writer (``ContractWriter``) puts keys in the table's order, so OpenAPI import, the recorder and the export
+/// write contracts the same way, and a key added here is known to both.
+package enum ContractSchema {
+    /// The objects of a contract file.
+    package enum Object: Sendable, CaseIterable {
+        /// The file itself.
+        case contract
+        /// An item of `resources`.
+        case resource
+        /// An item of `endpoints`.
+        case endpoint
+        /// An endpoint's `request`.
+        case request
+        /// A request's `body`.
+        case requestBody
+        /// An endpoint's `response`.
+        case response
+        /// An endpoint's `rateLimit`.
+        case rateLimit
+        /// An item of `scenarios` (a sequence too: it has fewer keys, ``sequenceKeys``).
+        case scenario
+        /// A scenario's `dribble`.
+        case dribble
+    }
+
+    /// Every key of the format, in the order it is written wherever it occurs, with the objects it belongs to.
+    package static let table: [(key: String, in: Set<Object>)] = [
+        ("domain", [.contract]),
+        ("id", [.resource, .endpoint]),
+        ("name", [.scenario]),
+        ("method", [.endpoint]),
+        ("path", [.resource, .endpoint]),
+        ("idField", [.resource]),
+        ("idType", [.resource]),
+        ("type", [.requestBody]),
+        ("fields", [.resource, .requestBody]),
+        ("seed", [.resource]),
+        ("shape", [.resource]),
+        ("maxItems", [.resource]),
+        ("pathParams", [.request]),
+        ("query", [.request]),
+        ("proxy", [.scenario]),
+        ("status", [.scenario]),
+        ("fault", [.scenario]),
+        ("sequence", [.scenario]),
+        ("afterLast", [.scenario]),
+        ("body", [.request, .scenario]),
+        ("fallback", [.scenario]),
+        ("template", [.scenario]),
+        ("contentType", [.response, .scenario]),
+        ("headers", [.request, .scenario]),
+        ("auth", [.resource, .request]),
+        ("delayMs", [.scenario]),
+        ("latency", [.scenario]),
+        ("bandwidth", [.scenario]),
+        ("dribble", [.scenario]),
+        ("pieces", [.dribble]),
+        ("overMs", [.dribble]),
+        ("chunked", [.dribble]),
+        ("holdMs", [.scenario]),
+        ("setState", [.scenario]),
+        ("expect", [.scenario]),
+        ("limit", [.rateLimit]),
+        ("windowSeconds", [.rateLimit]),
+        ("per", [.rateLimit]),
+        ("retryAfter", [.rateLimit]),
+        ("description", [.contract, .resource, .endpoint, .scenario]),
+        ("states", [.contract]),
+        ("rateLimit", [.endpoint]),
+        ("resources", [.contract]),
+        ("request", [.endpoint]),
+        ("response", [.endpoint]),
+        ("whenState", [.endpoint]),
+        ("scenarios", [.resource, .endpoint]),
+        ("endpoints", [.contract]),
+    ]
+
+    /// The keys `object` may have.
+    package static func keys(of object: Object) -> Set<String> {
+        Set(table.filter { $0.in.contains(object) }.map(\.key))
+    }
+
+    /// The keys a sequence may have; everything else belongs on the scenarios it plays.
+    package static let sequenceKeys: Set<String> = ["name", "sequence", "afterLast", "description"]
+
+    /// What a scenario that passes through (`"proxy": true`) cannot have: the backend's answer decides them.
+    package static let answerKeys = [
+        "status", "fault", "body", "fallback", "template", "headers", "contentType", "holdMs", "bandwidth", "dribble",
+    ]
+
+    /// Keys whose values map names to values (parameter names, header names, field names, states): their
+    /// members are sorted by name, since a name there is not a key of the format.
+    package static let nameMaps: Set<String> = ["pathParams", "query", "headers", "fields", "whenState"]
+
+    /// The order of every key, as the writer puts them.
+    package static let writingOrder: [String] = table.map(\.key)
+}
