@@ -1,3 +1,5 @@
+import MockProtocol
+
 /// One contract file: a domain's endpoints and, for each, the scenarios the mock server can play.
 package struct Contract: Sendable, Equatable {
     /// The domain's name, for example `products`.
@@ -159,7 +161,5 @@ package enum Fault: String, Sendable, CaseIterable {
     case noResponse = "no_response"
 }
 
-/// The client result a scenario must map to (DESIGN.md §3).
-package enum Expectation: String, Sendable, CaseIterable {
-    case success, requestErr, pathErr, serverErr, networkFail
-}
+/// The client result a scenario must map to (DESIGN.md §3): the mock protocol's ``MockProtocol/ExpectedResult``.
+package typealias Expectation = ExpectedResult

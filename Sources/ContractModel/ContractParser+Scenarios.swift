@@ -1,3 +1,5 @@
+import MockProtocol
+
 /// The parameters a scenario's fixture path may name: the endpoint's path parameters and its declared
 /// query parameters.
 struct FixtureParameters {
@@ -222,10 +224,7 @@ extension ContractParser {
         let allowed: [Expectation]
         switch (fault, status) {
         case (.some, _): allowed = [.networkFail]
-        case (nil, .some(200...299)): allowed = [.success, .pathErr]
-        case (nil, .some(400...499)): allowed = [.requestErr]
-        case (nil, .some(500...599)): allowed = [.serverErr]
-        case (nil, .some): allowed = [.networkFail]
+        case (nil, let status?): allowed = ExpectedResult.possible(forStatus: status)
         case (nil, nil): return
         }
         if !allowed.contains(expect) {

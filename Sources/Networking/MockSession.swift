@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
+import MockProtocol
 
 /// Tags every request with a mock-server session, and optionally a scenario, so that tests running at
 /// the same time against one mock server never see each other's scenario choices, domain states,
@@ -16,11 +17,11 @@ import Foundation
 /// ```
 public struct MockSession: RequestInterceptor {
     /// The request header that names the session (`X-Mock-Session`).
-    public static let sessionHeader = "X-Mock-Session"
+    public static let sessionHeader = MockHeader.session
     /// The request header that names the scenario to play (`X-Mock-Scenario`).
-    public static let scenarioHeader = "X-Mock-Scenario"
+    public static let scenarioHeader = MockHeader.scenario
 
-    /// The session id sent with every request: at most 128 bytes.
+    /// The session id sent with every request: at most ``MockProtocol/MockHeader/maximumSessionLength`` bytes.
     public let id: String
     /// The scenario every request asks for, if any.
     public let scenario: String?

@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
+import MockProtocol
 
 /// Decides what an HTTP outcome means: the one place where a status becomes a ``NetworkResult``.
 ///
@@ -39,18 +40,18 @@ public struct StatusMapping: ResultMapping {
         body: Data,
         decoding: Decoding
     ) -> NetworkResult<Decoding.Value> {
-        switch status {
-        case 200...299:
+        switch ExpectedResult.forStatus(status) {
+        case .success, .pathErr:
             do {
                 return .success(try decoding.decode(body, status: status))
             } catch {
                 return .pathErr(DecodingFailure(status: status, underlying: error, body: [UInt8](body)))
             }
-        case 400...499:
+        case .requestErr:
             return .requestErr(status: status, message: Self.serverMessage(in: body))
-        case 500...599:
+        case .serverErr:
             return .serverErr(status: status)
-        default:
+        case .networkFail:
             return .networkFail(TransportError(kind: .unexpectedStatus, status: status))
         }
     }

@@ -1,3 +1,5 @@
+import MockProtocol
+
 /// The OpenAPI extension keys that carry what OpenAPI cannot say about a mock: scenarios (faults,
 /// delays, sequences, templates, states), resources, and which fixture file each example is. The
 /// export writes them; the import reads them, so export → import gives back an equivalent contract set.
@@ -16,8 +18,8 @@ enum MockExtension {
     static let version = 1
 
     /// Request headers of the mock that OpenAPI documents as such.
-    static let scenarioHeader = "X-Mock-Scenario"
-    static let sessionHeader = "X-Mock-Session"
+    static let scenarioHeader = MockHeader.scenario
+    static let sessionHeader = MockHeader.session
 
     /// Header parameters OpenAPI ignores (they are described elsewhere in a document): a contract that
     /// requires one carries it in the operation's `x-mock.requestHeaders`.

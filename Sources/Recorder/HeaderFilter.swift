@@ -1,3 +1,5 @@
+import MockProtocol
+
 /// Decides which recorded header fields reach a contract. Dropped: credentials (`Authorization`,
 /// `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the names ``RecordingWriter/Redaction`` adds),
 /// hop-by-hop fields (RFC 9110 §7.6.1: `Connection`, `Keep-Alive`, `Proxy-Connection`, `TE`, `Trailer`,
@@ -35,7 +37,7 @@ struct HeaderFilter {
                 continue
             }
             if secret.contains(name) || Self.hopByHop.contains(name) || listed.contains(name)
-                || Self.setByServer.contains(name) || name.hasPrefix("x-mock-") { continue }
+                || Self.setByServer.contains(name) || MockHeader.isMockField(name) { continue }
             if name == "www-authenticate" && value.lowercased().hasPrefix("basic") { continue }
             if let index = kept.firstIndex(where: { $0.name.lowercased() == name }) {
                 kept[index].value += ", " + value

@@ -1,4 +1,5 @@
 import HTTPCore
+import MockProtocol
 import MockServer
 
 /// `mock-server record`: a reverse proxy that relays every request to the target and records each exchange.
@@ -56,7 +57,7 @@ public final class RecordServer: Sendable {
 
 /// Relays every request but the flush endpoint's.
 final class RecordResponder: HTTPResponder {
-    static let flushPath = "/__mock/record/flush"
+    static let flushPath = AdminPath.path("record/flush")
     private let proxy: UpstreamProxy
     private let access: AdminAccess
     private let log: AccessLog
@@ -76,9 +77,9 @@ final class RecordResponder: HTTPResponder {
             }
             return .respond(RelayReplies.flushed(proxy.flushRecording()))
         }
-        if request.path.hasPrefix("/__mock/") {
+        if AdminPath.contains(request.path) {
             return .respond(ServerJSON.error(.notFound, "mock-server record answers only POST \(Self.flushPath) "
-                + "under /__mock/; everything else goes to \(proxy.target)"))
+                + "under \(AdminPath.prefix); everything else goes to \(proxy.target)"))
         }
         if let refusal = access.hostRefusal(of: request, for: "the recorder") { return .respond(refusal) }
         let note = Reply.Note(source: RelayReplies.outcome, outcome: RelayReplies.outcome)

@@ -1,4 +1,5 @@
 import ContractModel
+import MockProtocol
 
 /// What one recorded response amounts to in a contract: status, kept headers, content type and body.
 /// Two exchanges with equal outcomes are one scenario.
@@ -19,17 +20,9 @@ struct RecordedOutcome: Hashable {
 
     var shape: Shape { Shape(status: status, contentType: contentType, fileExtension: body?.fileExtension) }
 
-    /// The client result the status maps to (DESIGN.md §3, `StatusMapping`): 2xx `success`, 4xx
-    /// `requestErr` (404 included: `pathErr` is a 2xx body that does not decode), 5xx `serverErr`, any
-    /// other status `networkFail`. The contract format checks the same agreement.
-    var expectation: Expectation {
-        switch status {
-        case 200...299: .success
-        case 400...499: .requestErr
-        case 500...599: .serverErr
-        default: .networkFail
-        }
-    }
+    /// The client result the status maps to (``MockProtocol/ExpectedResult/forStatus(_:)``): a recorded 2xx
+    /// decoded in the app, so it is `success`.
+    var expectation: Expectation { ExpectedResult.forStatus(status) }
 
     /// The content type a contract states for this body: as sent, or, when it sent none, `application/json` for
     /// a JSON body and `application/octet-stream` for any other. `nil` without a body.

@@ -1,4 +1,5 @@
 import ContractModel
+import MockProtocol
 
 /// The endpoints and their scenarios, as the server prints them at start-up and `--list-endpoints`
 /// prints them in full.
@@ -12,8 +13,7 @@ enum EndpointTable {
         let listing = count <= startUpLimit ? render(contracts, serverScenario: serverScenario)
             : "\(count) endpoints in \(plural(contracts.contracts.count, "contract")); "
                 + "mock-server --list-endpoints prints them"
-        return listing + "\nadmin API: /__mock/contracts, /__mock/scenarios/{id}, /__mock/states, /__mock/sessions, "
-            + "/__mock/resources/{id}, /__mock/conditions, /__mock/reload, /__mock/journal, /__mock/events, /__mock/health"
+        return listing + "\nadmin API: " + AdminPath.routes.map { AdminPath.path($0.path) }.joined(separator: ", ")
     }
 
     /// One line per endpoint, in contract order, under a header, the columns aligned. Each endpoint's

@@ -5,13 +5,13 @@ import Foundation
 #endif
 import ContractModel
 import HTTPCore
+import MockProtocol
 
 /// The admin API under `/__mock/`: contracts and scenarios, domain states and sessions, reload, and
 /// the request journal. JSON in and out; its own requests are not journaled. Calls that read or change
 /// run-time state take `?session=<id>` (default: the session of requests without `X-Mock-Session`).
 /// States, sessions and reload are in `AdminAPI+Sessions.swift`.
 struct AdminAPI: Sendable {
-    static let prefix = "__mock"
 
     let contracts: ContractReloader
     let scenarios: ScenarioStore
@@ -27,14 +27,6 @@ struct AdminAPI: Sendable {
     let upstream: (any UpstreamRelay)?
 
     /// The routes and the methods each takes, for 405s and the 404's list.
-    private static let routes: [(path: String, methods: String)] = [
-        ("health", "GET"), ("contracts", "GET"), ("scenarios", "DELETE"), ("scenarios/{id}", "PUT, DELETE"),
-        ("states", "GET, DELETE"), ("states/{domain}", "PUT, DELETE"), ("sessions", "GET, DELETE"),
-        ("sessions/{id}", "DELETE"), ("reload", "POST"), ("journal", "GET, DELETE"), ("events", "GET"),
-        ("resources", "DELETE"), ("resources/{id}", "GET, DELETE"), ("conditions", "GET, PUT, DELETE"),
-        ("record/flush", "POST"),
-    ]
-
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
         let method = request.isHead ? "GET" : request.method
         let query = request.queryItems ?? []
@@ -187,11 +179,11 @@ struct AdminAPI: Sendable {
     private func routeError(method: String, segments: [String]) -> Reply {
         let shape = segments.count == 2 ? segments[0] + (segments[0] == "states" ? "/{domain}" : "/{id}")
             : segments.joined(separator: "/")
-        if let route = Self.routes.first(where: { $0.path == shape }) {
-            return .respond(ServerJSON.error(.methodNotAllowed, "/__mock/\(segments.joined(separator: "/")) "
-                                                 + "does not accept \(method)", headers: [("Allow", route.methods)]))
+        if let route = AdminPath.routes.first(where: { $0.path == shape }) {
+            return .respond(ServerJSON.error(.methodNotAllowed, AdminPath.path(segments.joined(separator: "/"))
+                + " does not accept \(method)", headers: [("Allow", route.methods.joined(separator: ", "))]))
         }
-        let available = Self.routes.map { $0.methods.replacing(", ", with: "|") + " /__mock/" + $0.path }
+        let available = AdminPath.routes.map { $0.methods.joined(separator: "|") + " " + AdminPath.path($0.path) }
         return .respond(ServerJSON.error(.notFound, "unknown admin route; available: "
             + available.joined(separator: ", ")))
     }

@@ -1,4 +1,5 @@
 import HTTPCore
+import MockProtocol
 
 /// The browser dashboard: `GET /__mock/` is the page, `/__mock/dashboard/…` its style sheet and script,
 /// written by hand in `Admin/Dashboard/` and compiled into the module (SwiftPM's `embedInCode`), so the
@@ -13,7 +14,7 @@ enum Dashboard {
         + "style-src 'self'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// The page's path (a path without the final slash is redirected there, so relative URLs resolve).
-    static let path = "/" + AdminAPI.prefix + "/"
+    static let path = AdminPath.prefix
 
     private static func asset(_ bytes: [UInt8], _ contentType: String) -> HTTPResponse {
         HTTPResponse(status: .ok, headers: [

@@ -1,18 +1,9 @@
+import MockProtocol
+
 /// The scenario a request plays, and why.
 struct Selection {
-    /// Why a scenario was chosen, highest precedence first.
-    enum Reason: String, Sendable, Codable {
-        /// The request's `X-Mock-Scenario` header.
-        case header
-        /// The admin API (`PUT /__mock/scenarios/{id}`), for the request's session.
-        case override
-        /// The endpoint's `whenState` entry for its domain's current state.
-        case state
-        /// The server-wide `--scenario`.
-        case server
-        /// The endpoint's first scenario.
-        case first
-    }
+    /// Why a scenario was chosen (``MockProtocol/SelectionReason``).
+    typealias Reason = SelectionReason
 
     /// The scenario chosen: a sequence, or the ordinary scenario that is played.
     let chosen: ScenarioPlay

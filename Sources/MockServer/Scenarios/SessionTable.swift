@@ -14,7 +14,7 @@ final class SessionTable: Sendable {
     /// The session of requests without `X-Mock-Session`.
     static let defaultSession = ""
     /// A session id longer than this is refused, so a client cannot fill memory with ids.
-    static let maximumIDLength = 128
+    static let maximumIDLength = MockHeader.maximumSessionLength
     /// Past this many named sessions the least recently used tenth is dropped.
     static let maximumSessions = 10_000
 

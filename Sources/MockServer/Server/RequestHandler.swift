@@ -1,5 +1,6 @@
 import ContractModel
 import HTTPCore
+import MockProtocol
 
 /// Turns a parsed request into a ``Reply`` by contract: route, validate, pick the scenario, load the
 /// fixture; journals each request on arrival and logs each reply. Shared by every event loop; its
@@ -120,7 +121,7 @@ final class RequestHandler: HTTPResponder {
         let method = request.method
         var routed = Routed.malformed
         _ = PathSegments.with(pathOf: request) { segments in
-            if let first = segments.first, PathSegments.equal(first, AdminAPI.prefix) {
+            if let first = segments.first, PathSegments.equal(first, AdminPath.segment) {
                 routed = .admin(segments.dropFirst().map(PathSegments.text))
             } else {
                 routed = .match(router.match(method: method, segments: segments))
