@@ -1,4 +1,5 @@
 import ContractModel
+import MockProtocol
 
 extension OpenAPIExporter {
     /// The Operation Object of one of a resource's endpoints: what its store answers (the `store`
@@ -153,7 +154,7 @@ extension OpenAPIExporter {
         }
         responses[400, default: ResponseDraft()].addMockError(
             "The store's own: a body, filter or precondition it cannot take (every problem named), or an unknown "
-                + "X-Mock-Scenario.")
+                + MockHeader.scenario + ".")
         if operation.route.isItem {
             responses[404, default: ResponseDraft()].addMockError("The store's own: no item with this id.")
         }

@@ -11,7 +11,7 @@ import TestSupport
 /// The client keeps its promises over real sockets, whatever URLSession does: redirects keep what they
 /// must, retries and headers work against the mock server, and a 401 with a Basic challenge (which hangs
 /// FoundationNetworking) neither hangs the call nor outlives its deadline.
-@Suite(.blockingIO) struct ClientPromiseTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ClientPromiseTests {
     /// A contract of its own: redirects to a POST and a GET endpoint, a flaky endpoint, headers.
     static let contract = #"""
     {

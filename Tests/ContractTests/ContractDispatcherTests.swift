@@ -10,6 +10,7 @@ import Testing
 import TestSupport
 
 /// `ContractDispatcher` as a view model's unit test uses it: the bundled contracts, no socket.
+@Suite(.timeLimit(.minutes(2)))
 struct ContractDispatcherTests {
     private let dispatcher: ContractDispatcher
     private let client: APIClient

@@ -10,6 +10,7 @@ import Testing
 /// Responses that follow the request, through the typed services over real TCP: pages chosen by the
 /// query, a templated echo, the flaky sequence and the answer-then-get flow. Each test runs in its own
 /// mock session, so they run in parallel with every other case against the one shared server.
+@Suite(.timeLimit(.minutes(2)))
 struct ContractFlowTests {
     private func makeServices(_ session: MockSession) throws -> (Services, URLSession) {
         let server = try LiveServer.shared.get()

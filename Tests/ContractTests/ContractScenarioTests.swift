@@ -7,6 +7,7 @@ import TestSupport
 
 /// Every scenario of every contract, through the typed client over real loopback TCP: the result
 /// maps to the contract's `expect`, and the journal shows the client's request conforming.
+@Suite(.timeLimit(.minutes(2)))
 struct ContractScenarioTests {
     @Test func contracts_Load_AndEveryEndpointHasATypedCall() throws {
         let set = try ContractCatalog.contracts.get()

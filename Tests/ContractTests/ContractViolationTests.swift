@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// Requests built to break their contract come back as requestErr, and the journal names the violation.
-@Suite(.blockingIO) struct ContractViolationTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ContractViolationTests {
     /// An endpoint declared by hand, to send what the typed calls never would.
     struct RawEndpoint: Endpoint {
         var path: String

@@ -4,7 +4,7 @@ import Testing
 
 /// The start-up banner's link to the dashboard, in each case of the admin token: none, given with
 /// `--admin-token` (in the link's fragment, which no browser sends), or made up for devices on the network.
-@Suite(.blockingIO) struct ExecutableDashboardTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutableDashboardTests {
     /// Reads standard output until the banner's dashboard line.
     private func dashboardLine(_ output: Pipe) throws -> String {
         while true {
@@ -40,7 +40,7 @@ import Testing
                              ContractCatalog.contractsDirectory, "--fixtures", ContractCatalog.fixturesDirectory]
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try ChildProcesses.run(process)
         defer { process.terminate(); process.waitUntilExit() }
         let firstLine = try ExecutableTests.readLine(from: output.fileHandleForReading)
         let port = try #require(firstLine.split(separator: ":").last.flatMap { UInt16($0) })

@@ -5,7 +5,7 @@ import Testing
 
 /// How the executable shows the endpoints: the table at start-up while it is short, a summary line
 /// once it is not, and the whole table on demand with `--list-endpoints`.
-@Suite(.blockingIO) struct ExecutableEndpointListTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutableEndpointListTests {
     @Test func listEndpoints_PrintsEveryBundledEndpoint_AndExitsZero() async throws {
         // GIVEN
         let set = try ContractCatalog.contracts.get()

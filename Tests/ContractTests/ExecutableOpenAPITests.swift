@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 /// `mock-server openapi export` and `openapi import`, run as users run them.
+@Suite(.timeLimit(.minutes(2)))
 struct ExecutableOpenAPITests {
     private static let documents = ContractCatalog.root + "/Tests/OpenAPITests/OpenAPIDocuments"
 

@@ -6,7 +6,7 @@ import Testing
 /// What the executable prints and how it exits, for a person at a terminal and for a harness that
 /// pipes it: JSON lines only under `--log json`, one line under `--quiet`, errors with absolute paths
 /// and hints, usage errors caught as such. Exit codes: 0 fine, 1 contract problems, 2 usage errors.
-@Suite(.blockingIO) struct ExecutableOutputTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutableOutputTests {
     private let folders = ["--contracts", ContractCatalog.contractsDirectory, "--fixtures", ContractCatalog.fixturesDirectory]
 
     @Test func logJSON_PutsTheBannerAndTableOnStandardError() async throws {
@@ -16,7 +16,7 @@ import Testing
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try ChildProcesses.run(process)
         let first = try ExecutableTests.readLine(from: output.fileHandleForReading)
         // The banner's last line, before the process is stopped (a SIGTERM sooner could cut the banner short).
         var banner: [String] = []
@@ -41,7 +41,7 @@ import Testing
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try ChildProcesses.run(process)
         let first = try ExecutableTests.readLine(from: output.fileHandleForReading)
         #expect(first.hasPrefix("listening on http://127.0.0.1:"))
         // A request, which --quiet does not log.
@@ -65,7 +65,7 @@ import Testing
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = Pipe()
-        try process.run()
+        try ChildProcesses.run(process)
         process.waitUntilExit()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 1)

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// What the executable takes from the machine it runs on: processors, descriptors, the I/O backend.
-@Suite(.blockingIO) struct ExecutablePlatformTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutablePlatformTests {
     /// The line after the listening and dashboard lines: "<n> event loop(s) (<backend>), up to <m> open descriptors".
     private func startLine(
         arguments: [String] = [],

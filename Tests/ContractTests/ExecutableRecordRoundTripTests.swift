@@ -6,7 +6,7 @@ import TestSupport
 /// The whole loop of `mock-server record` as a user runs it: the app talks to the recorder in front of a
 /// backend (a login, then items by id, one missing), the recorder is stopped, `validate` accepts what it
 /// wrote, and serving that answers every recorded request as the backend did, with no secret on disk.
-@Suite(.blockingIO) struct ExecutableRecordRoundTripTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutableRecordRoundTripTests {
     static let secrets = ["pw-SECRET-4", "tok-SECRET-1", "ref-SECRET-2", "cookie-SECRET-3", "set-SECRET-5"]
 
     static let backendContract = """

@@ -11,6 +11,7 @@ import TestSupport
 
 /// `mock-server record --target` and `mock-server --proxy`, run as the real executable in front of a backend on
 /// this machine: this package's own server in-process, or a canned one.
+@Suite(.timeLimit(.minutes(2)))
 struct ExecutableRecordTests {
     // MARK: - Relaying
 
@@ -444,7 +445,7 @@ final class RunningExecutable: @unchecked Sendable {
         process.arguments = arguments + ["--port", "0"]
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try ChildProcesses.run(process)
         let line = try ExecutableTests.readLine(from: output.fileHandleForReading)
         let text = line.hasPrefix("{") ? (line.split(separator: "\"").last { $0.hasPrefix("http") }.map(String.init) ?? line) : line
         guard let port = text.split(separator: ":").last.flatMap({ UInt16($0.prefix { $0.isNumber }) }) else {

@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// A resource against the real executable: every error a client meets, and `--persist` surviving SIGKILL.
-@Suite(.blockingIO) struct ExecutableResourceTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutableResourceTests {
     static let contract = """
         {"domain": "cart", "resources": [{"id": "items", "path": "/items",
           "fields": {"productId": "integer", "quantity": "integer"}, "seed": "items.json", "maxItems": 60}]}

@@ -9,7 +9,7 @@ import TestSupport
 
 /// The real executable left running the way developers leave it: output nobody reads, too few
 /// descriptors, a LAN address.
-@Suite(.blockingIO) struct ExecutableSafetyTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutableSafetyTests {
     /// A harness that reads only the first line of stdout must not stop the server: the access log is
     /// written from its own thread and drops lines when nobody reads them.
     @Test func undrainedStdout_NeverStopsTheServer() throws {
@@ -48,7 +48,7 @@ import TestSupport
                              "--fixtures", ContractCatalog.fixturesDirectory]
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcesses.run(process)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         usleep(500_000)
         kill(process.processIdentifier, SIGTERM)
@@ -66,7 +66,7 @@ import TestSupport
                              ContractCatalog.contractsDirectory, "--fixtures", ContractCatalog.fixturesDirectory]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
-        try process.run()
+        try ChildProcesses.run(process)
         defer { process.terminate(); process.waitUntilExit() }
         let warning = try ExecutableTests.readLine(from: errors.fileHandleForReading)
         #expect(warning.hasPrefix("warning: devices on your networks"))
@@ -89,7 +89,7 @@ import TestSupport
         let output = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try ChildProcesses.run(process)
         defer { process.terminate(); process.waitUntilExit() }
         let firstLine = try ExecutableTests.readLine(from: output.fileHandleForReading)
         let port = try #require(firstLine.split(separator: ":").last.flatMap { UInt16($0) })

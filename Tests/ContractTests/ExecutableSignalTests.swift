@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 /// Signals sent to the real executable: none is ever lost, however early it arrives.
-@Suite(.blockingIO) struct ExecutableSignalTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutableSignalTests {
     private func start(
         stderr: Pipe? = nil,
         waitUntilListening: Bool = true,
@@ -21,7 +21,7 @@ import TestSupport
         let output = Pipe()
         process.standardOutput = waitUntilListening ? output : FileHandle.nullDevice
         process.standardError = stderr ?? FileHandle.nullDevice
-        try process.run()
+        try ChildProcesses.run(process)
         if waitUntilListening {
             #expect(try ExecutableTests.readLine(from: output.fileHandleForReading).hasPrefix("listening on "))
         }

@@ -10,6 +10,7 @@ import TestSupport
 /// `https://` targets, run as the real executable: mock-server starts its TLS bridge (mock-server-tls) from its
 /// own folder, and says clearly when the bridge is not there. The HTTPS exchanges themselves are checked by
 /// Tests/HTTPS/run.sh, which needs a certificate the system trusts.
+@Suite(.timeLimit(.minutes(2)))
 struct ExecutableTLSBridgeTests {
     @Test(arguments: [["record", "--target"], ["--proxy"]])
     func httpsTarget_WithoutTheBridgeBesideTheExecutable_IsAClearStartError(flag: [String]) async throws {
@@ -66,7 +67,7 @@ struct ExecutableTLSBridgeTests {
             let output = Pipe(), input = Pipe()
             process.standardOutput = output
             process.standardInput = input
-            try process.run()
+            try ChildProcesses.run(process)
             // Ended as mock-server ends it: its standard input closes (a runner thread may have SIGTERM blocked,
             // and a spawned child inherits that).
             defer { try? input.fileHandleForWriting.close(); process.waitUntilExit() }
@@ -90,7 +91,7 @@ struct ExecutableTLSBridgeTests {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcesses.run(process)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)

@@ -13,7 +13,7 @@ import TestSupport
 import Testing
 
 /// Runs the built `mock-server` executable the way users and CI do.
-@Suite(.blockingIO) struct ExecutableTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutableTests {
     /// The executable built next to this test bundle (the test target depends on it), found from the
     /// image that holds this code: the test binary on Linux (`/proc/self/exe`), the `.xctest` bundle's
     /// binary on Darwin (`dladdr`), whatever process loaded it (`xctest`, `swiftpm-testing-helper`,
@@ -155,7 +155,7 @@ import Testing
         let error = Pipe()
         process.standardOutput = output
         process.standardError = error
-        try process.run()
+        try ChildProcesses.run(process)
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -229,7 +229,7 @@ import Testing
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try ChildProcesses.run(process)
         do {
             return (process, output, try readLine(from: output.fileHandleForReading))
         } catch {

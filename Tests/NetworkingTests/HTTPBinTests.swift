@@ -33,7 +33,7 @@ struct Echo: Decodable, Sendable {
 }
 
 /// The client against a server nobody here wrote: httpbin (https://github.com/psf/httpbin), on loopback.
-@Suite(.enabled(if: HTTPBin.url != nil, "HTTPBIN_URL is not set: run Tests/HTTPBin/run.sh"))
+@Suite(.timeLimit(.minutes(2)), .enabled(if: HTTPBin.url != nil, "HTTPBIN_URL is not set: run Tests/HTTPBin/run.sh"))
 struct HTTPBinTests {
     struct Payload: Codable, Equatable, Sendable { let name: String; let count: Int; let tags: [String] }
     struct JSONEcho: Decodable, Sendable { let json: Payload? }

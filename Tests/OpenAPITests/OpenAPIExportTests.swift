@@ -4,6 +4,7 @@ import OpenAPI
 import Testing
 
 /// The bundled contracts as an OpenAPI 3.1 document.
+@Suite(.timeLimit(.minutes(2)))
 struct OpenAPIExportTests {
     private func exported() throws -> JSONValue {
         OpenAPIExporter(contracts: try OpenAPITestFiles.bundledContracts()).document()

@@ -6,7 +6,7 @@ import Testing
 
 /// Input that cannot be imported is refused with its place named, and nothing is written; a re-import
 /// keeps what a person edited.
-@Suite(.blockingIO) struct OpenAPIImportFailureTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct OpenAPIImportFailureTests {
     /// Imports `text` as a document named `name` into fresh folders and returns the error's lines.
     private func failure(_ name: String, _ text: String) throws -> (lines: [String], scratch: ScratchContracts) {
         let file = try OpenAPITestFiles.temporaryDocument(name, text)

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Documents in the style of real ones, imported: what the contracts say, and what the report lists.
-@Suite(.blockingIO) struct OpenAPIImportTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct OpenAPIImportTests {
     private func document(_ name: String) -> String { OpenAPITestFiles.documents + "/" + name }
 
     private func endpoint(_ id: String, in contracts: ContractSet, sourceLocation: SourceLocation = #_sourceLocation)

@@ -6,7 +6,7 @@ import Testing
 
 /// Export, then import what was exported: the same contracts, endpoint by endpoint and scenario by scenario,
 /// and the same fixtures.
-@Suite(.blockingIO) struct OpenAPIRoundTripTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct OpenAPIRoundTripTests {
     /// Exports the bundled contracts to a file and imports it into scratch folders.
     private func roundTrip(_ transform: (JSONValue) -> JSONValue = { $0 }) throws
         -> (original: ContractSet, imported: ContractSet, scratch: ScratchContracts, outcome: OpenAPIImport.Outcome)

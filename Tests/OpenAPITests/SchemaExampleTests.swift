@@ -3,6 +3,7 @@ import ContractModel
 import Testing
 
 /// Examples made from schemas: deterministic, within the schema's bounds, cycles cut.
+@Suite(.timeLimit(.minutes(2)))
 struct SchemaExampleTests {
     /// The example for `schema` in a document whose `components/schemas` are `schemas`.
     private func example(_ schema: String, schemas: String = "{}") throws -> JSONValue {

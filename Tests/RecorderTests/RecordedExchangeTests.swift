@@ -1,7 +1,7 @@
 import Recorder
 import Testing
 
-@Suite struct RecordedExchangeTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordedExchangeTests {
     @Test func exchangesCompareByEveryPart() {
         let one = RecordedExchange(method: "GET", path: "/v1/items/1", query: nil, requestHeaders: [], requestBody: [],
                                    status: 200, responseHeaders: [.init(name: "Content-Type", value: "application/json")],

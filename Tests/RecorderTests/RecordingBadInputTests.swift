@@ -5,7 +5,7 @@ import Testing
 
 /// Input a contract cannot say as it is: left out with a reason, made to fit, or refused, never
 /// written half or wrong.
-@Suite struct RecordingBadInputTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordingBadInputTests {
     @Test func exchangesAContractCannotDescribe_AreSkippedWithAReason_AndTheRestWritten() throws {
         let folders = try RecordingFolders()
         let summary = try folders.writer().write([

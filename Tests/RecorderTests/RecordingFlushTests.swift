@@ -4,7 +4,7 @@ import Testing
 
 /// A recorder flushes more than once (`POST /__mock/record/flush`, then the signal that stops it), each
 /// time with everything recorded so far: the files after the last flush are those one flush would give.
-@Suite struct RecordingFlushTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordingFlushTests {
     private static let first = Array(RecordingReplayTests.traffic.prefix(3))
     private static let all = RecordingReplayTests.traffic + [.make("/v1/orders/7", body: #"{"id":7}"#)]
 

@@ -4,7 +4,7 @@ import Recorder
 import Testing
 
 /// Recording into folders that already hold contracts: refused without `merge`, added to with it.
-@Suite struct RecordingMergeTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordingMergeTests {
     /// A contract a person wrote: an endpoint with their own scenario, parameter name and description.
     static let handWritten = """
     {

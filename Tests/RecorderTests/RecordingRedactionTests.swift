@@ -2,7 +2,7 @@ import Recorder
 import Testing
 
 /// Secrets never reach disk: not in contracts, not in fixtures, whatever carried them.
-@Suite struct RecordingRedactionTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordingRedactionTests {
     static let secrets = ["hunter2-pass", "eyJ.access.tok", "rt-refresh-9", "sid=cookie-v4l", "k3y-in-query", "tenant-s3cr3t"]
 
     /// Logging in, then using the token: the password in the body, tokens and a cookie in the answer,

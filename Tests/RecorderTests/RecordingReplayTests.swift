@@ -4,7 +4,7 @@ import Testing
 
 /// End to end: a recording written into empty folders loads as `mock-server validate` loads it, and the
 /// real mock server answers every recorded request as the backend did.
-@Suite struct RecordingReplayTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordingReplayTests {
     /// A small API's traffic: a list, items by id (one of them missing), a create, a delete, a search by
     /// query, a text endpoint, and a health check that failed before it recovered.
     static let traffic: [RecordedExchange] = [

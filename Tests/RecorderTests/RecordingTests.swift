@@ -2,6 +2,7 @@ import Foundation
 @testable import Recorder
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct RecordingTests {
     private let folders: RecordingFolders
 

@@ -2,6 +2,7 @@
 import Testing
 
 /// The upstream response reader, fed byte strings: no socket.
+@Suite(.timeLimit(.minutes(2)))
 struct UpstreamResponseReaderTests {
     /// Feeds `text` in pieces of `piece` bytes; then, if no response came, tells the reader the connection closed.
     private func read(_ text: String, method: String = "GET", piece: Int = .max, closing: Bool = true)

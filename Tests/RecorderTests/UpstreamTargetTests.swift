@@ -1,6 +1,7 @@
 import Recorder
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct UpstreamTargetTests {
     @Test func basePath_IsJoinedWithTheRequestPath() throws {
         let target = try UpstreamTarget(parsing: "http://h:8081/api/")

@@ -6,6 +6,7 @@ import HTTPCore
 import Testing
 @testable import mock_server_tls
 
+@Suite(.timeLimit(.minutes(2)))
 struct BridgeTranslationTests {
     private static let target = BridgeTarget(parsing: "https://api.example.com:8443/v1/")
 

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The admin API answers the person at the keyboard only: not a DNS-rebinding page, not another web
 /// page, not a device on the network without the token. Over real sockets.
-@Suite(.blockingIO) struct AdminAccessTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct AdminAccessTests {
     private func status(_ client: RawClient, _ target: String = "/__mock/journal", headers: [String: String]) throws -> Int {
         var text = "GET \(target) HTTP/1.1\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
@@ -90,7 +90,7 @@ import TestSupport
 }
 
 /// The journal never keeps a credential: header names stay, values become scheme and length.
-@Suite(.blockingIO) struct JournalRedactionTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct JournalRedactionTests {
     private let token = String(repeating: "t", count: 36)
 
     private func journaledHeaders(_ configure: @escaping (inout MockServer.Configuration) -> Void) async throws

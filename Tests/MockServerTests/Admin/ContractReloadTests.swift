@@ -6,7 +6,7 @@ import TestSupport
 
 /// Contracts edited while the server runs: a valid set replaces the served one at once, a broken one
 /// changes nothing served and is reported until fixed.
-@Suite(.blockingIO) struct ContractReloadTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ContractReloadTests {
     private static let ping = """
         {"domain": "ping", "endpoints": [{"id": "ping", "method": "GET", "path": "/ping", "scenarios": [
           {"name": "ok", "status": 204, "expect": "success"},

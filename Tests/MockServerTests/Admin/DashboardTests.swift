@@ -6,7 +6,7 @@ import Testing
 
 /// `GET /__mock/`: the browser dashboard's page and files, compiled into the module, served with a strict
 /// Content-Security-Policy and the admin API's Host and Origin checks, but without the admin token.
-@Suite(.blockingIO) struct DashboardTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct DashboardTests {
     private static let files = [
         ("/__mock/", "text/html; charset=utf-8"),
         ("/__mock/dashboard/dashboard.css", "text/css; charset=utf-8"),

@@ -7,7 +7,7 @@ import Testing
 
 /// `GET /__mock/events`: the journal as server-sent events over chunked transfer coding, read off a raw
 /// socket the way a browser's EventSource would, including readers that are slow or stop reading.
-@Suite(.blockingIO) struct EventStreamTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct EventStreamTests {
     @Test func everyJournaledRequest_IsAnEvent_InOrder_WithItsSequenceAsID() async throws {
         try await withServer { server in
             let reader = try EventStreamReader(port: server.port)

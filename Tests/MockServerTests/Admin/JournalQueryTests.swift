@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// What the journal keeps of a request body, and queries that fail loudly instead of matching nothing.
-@Suite(.blockingIO) struct JournalQueryTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct JournalQueryTests {
     private func post(_ client: RawClient, _ path: String, contentType: String, body: [UInt8]) throws -> RawResponse {
         client.send(Array("POST \(path) HTTP/1.1\r\nHost: a\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
                     + body)

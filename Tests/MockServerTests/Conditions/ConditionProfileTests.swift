@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// Condition profiles laid over every endpoint: per request, server-wide, switched at run time.
-@Suite(.blockingIO) struct ConditionProfileTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ConditionProfileTests {
     private static let contract = """
         {"domain": "c", "endpoints": [{"id": "ping", "method": "GET", "path": "/ping",
           "scenarios": [{"name": "success", "status": 200, "body": "ok.txt", "expect": "success"}]}]}

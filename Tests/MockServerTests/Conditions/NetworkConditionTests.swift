@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// Latency draws and rate limits, over real sockets.
-@Suite(.blockingIO) struct NetworkConditionTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct NetworkConditionTests {
     private static func contract(rateLimit: String = "", latency: String = "") -> String {
         """
         {"domain": "c", "endpoints": [{"id": "ping", "method": "GET", "path": "/ping" \(rateLimit.isEmpty ? "" : ", \"rateLimit\": \(rateLimit)"),

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// Bodies sent at a pace: a bandwidth cap, or a dribble of pieces, written by the event loop's timers.
-@Suite(.blockingIO) struct PacedBodyTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct PacedBodyTests {
     private static let body = String(repeating: "0123456789", count: 1_000)   // 10,000 bytes
 
     private static func contract(_ pace: String) -> String {

@@ -10,7 +10,7 @@ import TestSupport
 
 /// Descriptors the server opens are never inherited by a child process (Linux gets this from
 /// SOCK_CLOEXEC, accept4 and pipe2; Darwin from fcntl after each call).
-@Suite(.blockingIO) struct DescriptorTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct DescriptorTests {
     @Test func listenerAcceptedSocketAndWakePipe_AreCloseOnExec() throws {
         let listener = try POSIX.makeListener(host: "127.0.0.1", port: 0, backlog: 8)
         defer { POSIX.close(listener) }

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The same conversations on every readiness backend this platform has (epoll and poll on Linux,
 /// kqueue and poll on Darwin), over real sockets.
-@Suite(.blockingIO) struct IOBackendTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct IOBackendTests {
     @Test(arguments: IOBackend.available)
     func backend_ServesKeepAliveAndPipelinedRequests(io: HTTPCore.IOBackend) async throws {
         try await withServer(configure: { $0.io = io; $0.threads = 2 }) { server in

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `--persist`: the default session's items kept in a folder across restarts, written atomically.
-@Suite(.blockingIO) struct ResourcePersistenceTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ResourcePersistenceTests {
     private let folder: ScratchContracts
     private let keep: String
     private let json = ["Content-Type": "application/json"]

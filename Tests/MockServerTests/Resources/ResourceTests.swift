@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// A resource declared in a contract, served over real sockets: REST semantics, ETags, per session.
-@Suite(.blockingIO) struct ResourceTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ResourceTests {
     static let contract = """
         {"domain": "cart", "resources": [{"id": "cartItems", "path": "/api/cart/items",
           "fields": {"productId": "integer", "quantity": "integer", "note": "string?"},

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Templated fixtures and fixture paths from the query, served over real sockets.
-@Suite(.blockingIO) struct TemplateServingTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct TemplateServingTests {
     private func json(_ response: RawResponse) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
     }

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Domain states over real sockets: a scenario moves its domain to a state, and an endpoint plays the
 /// state's scenario; the admin API reads, sets and resets states.
-@Suite(.blockingIO) struct DomainStateTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct DomainStateTests {
     private let bearer = ["Authorization": "Bearer token"]
 
     @Test func answeringQuestion3_MakesTheNextGetShowTheAnswer() async throws {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// A sequence scenario plays its steps in turn, one per request, over real sockets.
-@Suite(.blockingIO) struct SequenceTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct SequenceTests {
     @Test func flaky_FailsTwiceThenSucceeds_AndRepeatsTheLastStep() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `X-Mock-Session` scopes every run-time change: overrides, states, sequence positions and counters.
-@Suite(.blockingIO) struct SessionTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct SessionTests {
     private let bearer = ["Authorization": "Bearer token"]
 
     @Test func overrideInOneSession_IsNotSeenByAnotherOrTheDefault() async throws {

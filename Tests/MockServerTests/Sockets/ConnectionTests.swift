@@ -5,7 +5,7 @@ import TestSupport
 
 /// Connection handling: keep-alive, pipelining, faults as a raw client sees them, limits, timeouts,
 /// concurrency and shutdown.
-@Suite(.blockingIO) struct ConnectionTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ConnectionTests {
     @Test func keepAlive_ServesManyRequestsOnOneConnection() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Requests that break their contract get 400 (401 for auth) naming the violation, whatever the scenario.
-@Suite(.blockingIO) struct ContractValidationTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ContractValidationTests {
     private func send(_ client: RawClient, _ method: String, _ target: String, headers: [String: String] = [:],
                       body: String = "") throws -> RawResponse {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: a\r\nContent-Length: \(body.utf8.count)\r\n"

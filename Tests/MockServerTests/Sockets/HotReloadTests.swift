@@ -3,7 +3,7 @@ import MockServer
 import Testing
 import TestSupport
 
-@Suite(.blockingIO) struct HotReloadTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct HotReloadTests {
     /// A private copy of the bundled contracts and fixtures that a test may edit.
     private func temporaryCopy() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mock-\(UUID().uuidString)")

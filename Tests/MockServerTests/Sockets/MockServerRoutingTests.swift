@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Routing, scenarios, validation and the admin API, over real loopback sockets.
-@Suite(.blockingIO) struct MockServerRoutingTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct MockServerRoutingTests {
     @Test func fixture_IsServed_WithFramingHeaders() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)
@@ -136,7 +136,7 @@ import TestSupport
 }
 
 
-@Suite(.blockingIO) struct JournalCodingTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct JournalCodingTests {
     @Test func journalEntry_RoundTripsThroughTheAdminJSON() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Request values that try to name a file outside the fixtures folder, through a path parameter the
 /// contract types as `string`, so no type check refuses them before the fixture path is resolved.
-@Suite(.blockingIO) struct PathTraversalTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct PathTraversalTests {
     /// `base/secret.txt` beside `base/Fixtures`, which holds `files/ok.txt`, `files/.hidden` and
     /// `files/sub/inner.txt`; one endpoint serves `files/{name}`.
     private let base: URL

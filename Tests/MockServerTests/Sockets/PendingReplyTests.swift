@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 /// `Reply.Action.later`: a reply another thread completes, carried out on the connection's event loop.
+@Suite(.timeLimit(.minutes(2)))
 struct PendingReplyTests {
     /// Answers `/later` with a pending reply it keeps for the test to complete, anything else at once.
     private final class LaterResponder: HTTPResponder {

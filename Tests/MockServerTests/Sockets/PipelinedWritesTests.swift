@@ -4,7 +4,7 @@ import Testing
 
 /// Responses to pipelined requests are queued while more requests wait and written together; the queue's
 /// limit still lets the connection go on once the socket takes what was queued.
-@Suite(.blockingIO) struct PipelinedWritesTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct PipelinedWritesTests {
     /// Answers every request with `size` bytes.
     private final class SizedResponder: HTTPResponder {
         let size: Int

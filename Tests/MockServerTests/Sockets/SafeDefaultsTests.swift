@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// HTTP details a browser, URLCache or a person with `nc` runs into, over real sockets.
-@Suite(.blockingIO) struct SafeDefaultsTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct SafeDefaultsTests {
     @Test func mockResponses_AreNotStoredByCaches() async throws {
         try await withServer { server in
             let client = try RawClient(port: server.port)
@@ -78,7 +78,7 @@ import TestSupport
 }
 
 /// Fixtures edited away or linked outside while the server runs.
-@Suite(.blockingIO) struct FixtureSafetyTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct FixtureSafetyTests {
     private func copyOfBundledFixtures() throws -> URL {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
         try FileManager.default.copyItem(atPath: Repository.fixtures, toPath: copy.path)
@@ -118,7 +118,7 @@ import TestSupport
 }
 
 /// `--cors` for a web front-end on another origin; never for the admin API.
-@Suite(.blockingIO) struct CORSTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct CORSTests {
     @Test func preflight_AndResponses_CarryCORSHeaders_ForAllowedOrigins() async throws {
         try await withServer(configure: { $0.cors = .origins(["http://localhost:3000"]) }) { server in
             let client = try RawClient(port: server.port)

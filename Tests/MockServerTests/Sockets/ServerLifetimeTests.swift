@@ -5,7 +5,7 @@ import TestSupport
 
 /// A stopped server lets go of everything it made: its event loops, and through them its responder, even when
 /// connections were open (each connection holds its loop, and the loop its connections, until it closes them).
-@Suite(.blockingIO) struct ServerLifetimeTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ServerLifetimeTests {
     private final class Responder: HTTPResponder {
         func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply {
             .respond(HTTPResponse(status: .ok, body: Array("ok".utf8)))

@@ -6,7 +6,7 @@ import Testing
 
 /// Timeouts on timers that tick only when something is due: each still fires near its deadline,
 /// including a deadline that starts long after the connection opened.
-@Suite(.blockingIO) struct TimeoutTests {
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct TimeoutTests {
     @Test func idleConnection_IsClosed_AfterTheIdleTimeout_NotBefore() async throws {
         try await withServer(configure: { $0.idleTimeout = 0.5 }) { server in
             let client = try RawClient(port: server.port, timeout: 5)

@@ -3,6 +3,7 @@ import MockServer
 import Testing
 
 /// `--scenario` is checked against the contracts when the server is made, before any socket.
+@Suite(.timeLimit(.minutes(2)))
 struct ServerWideScenarioTests {
     @Test func unknownServerWideScenario_FailsAtStart() {
         var configuration = MockServer.Configuration(port: 0, contractsDirectory: Repository.contracts,
