@@ -187,7 +187,7 @@ final class FixtureStore: Sendable {
         }
         // Checked whenever the file is (re)read, so a link retargeted outside is caught too.
         guard let real = POSIX.realPath(path) else { return .failure(.missing) }
-        guard let realRoot, real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") else {
+        guard let realRoot, real != realRoot, FixtureContainment.contains(realRoot: realRoot, realPath: real) else {
             return .failure(.outside(real))
         }
         guard let bytes = POSIX.readFile(path) else { return .failure(.missing) }
