@@ -49,19 +49,17 @@ public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
     /// - Parameter session: The `X-Mock-Session` it applies to; `nil` for requests without one.
     /// - Throws: ``AdminError`` naming the endpoints or scenarios that exist when one is unknown.
     public func setScenario(_ scenario: String, for endpointID: String, session: String? = nil) throws {
-        let endpoints = server.contracts.endpoints.map(\.id)
-        guard endpoints.contains(endpointID) else {
-            throw AdminError(status: 404, message: "no endpoint has the id \"\(endpointID)\"; endpoints: "
-                + endpoints.joined(separator: ", "))
+        do {
+            try server.activateScenario(scenario, for: endpointID, session: session)
+        } catch {
+            throw AdminError(status: error.unknownEndpoint ? 404 : 400, message: error.message)
         }
-        let body = String(decoding: try JSONEncoder().encode(["scenario": scenario]), as: UTF8.self)
-        try admin("PUT", "scenarios/" + endpointID, session: session, body: body)
     }
 
     /// Every endpoint back to its default scenario, and every resource back to its seed.
     public func reset() throws {
-        try admin("DELETE", "scenarios", session: nil, body: "")
-        try admin("DELETE", "resources", session: nil, body: "")
+        server.resetScenarios()
+        server.resetResources()
     }
 
     public func dispatch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
@@ -93,24 +91,5 @@ public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
         public let status: Int
         public let message: String
         public var description: String { "\(status): \(message)" }
-    }
-
-    /// RFC 3986's unreserved characters, and `/` between path segments.
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
-
-    private func admin(_ method: String, _ path: String, session: String?, body: String) throws {
-        var target = "http://127.0.0.1/__mock/" + (path.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? path)
-        if let session { target += "?session=" + (session.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "") }
-        guard let url = URL(string: target) else { throw AdminError(status: 0, message: "cannot address \(path)") }
-        let request = try InProcessRequest.parse(method: method, url: url,
-                                                 headers: ["Content-Type": "application/json"], body: Data(body.utf8))
-        guard case .respond(let response) = server.reply(to: request).action else {
-            throw AdminError(status: 0, message: "the admin API gave no response")
-        }
-        guard response.status.code < 300 else {
-            let text = String(decoding: response.body, as: UTF8.self)
-            let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
-            throw AdminError(status: response.status.code, message: object?["responseMsg"] as? String ?? text)
-        }
     }
 }

@@ -266,9 +266,32 @@ public final class MockServer: Sendable {
     /// - Returns: `false` when there is no such endpoint or scenario.
     @discardableResult
     public func setScenario(_ scenario: String, for endpointID: String, session: String? = nil) -> Bool {
-        (try? handler.scenarios.set(endpointID: endpointID, scenario: scenario,
-                                    session: session ?? SessionTable.defaultSession,
-                                    in: handler.contracts.current)) != nil
+        (try? activateScenario(scenario, for: endpointID, session: session)) != nil
+    }
+
+    /// ``setScenario(_:for:session:)``, telling why it cannot.
+    /// - Throws: ``ScenarioChoiceError``, whose message names the endpoints or the endpoint's scenarios.
+    public func activateScenario(_ scenario: String, for endpointID: String, session: String? = nil)
+        throws(ScenarioChoiceError)
+    {
+        let serving = handler.contracts.current
+        do {
+            try handler.scenarios.set(endpointID: endpointID, scenario: scenario,
+                                      session: session ?? SessionTable.defaultSession, in: serving)
+        } catch .unknownEndpoint {
+            throw ScenarioChoiceError(unknownEndpoint: true, message: "no endpoint has the id \"\(endpointID)\"; "
+                + "endpoints: " + serving.routes.map(\.id).joined(separator: ", "))
+        } catch .unknownName(let message, _) {
+            throw ScenarioChoiceError(unknownEndpoint: false, message: message)
+        } catch {
+            throw ScenarioChoiceError(unknownEndpoint: false, message: "\(error)")
+        }
+    }
+
+    /// Returns every resource's items to its seed (as `DELETE /__mock/resources`), in every session or, given
+    /// `session`, in that one.
+    public func resetResources(session: String? = nil) {
+        handler.resourceStore.reset(resourceID: nil, session: session)
     }
 
     /// Returns every endpoint to its default scenario and every sequence to its first step, for requests
@@ -304,4 +327,13 @@ public final class MockServer: Sendable {
             return String(repeating: "0", count: 8 - hex.count) + hex
         }.joined()
     }
+}
+
+/// Why a scenario cannot be made active: no such endpoint, or no such scenario of it.
+public struct ScenarioChoiceError: Error, CustomStringConvertible, Equatable {
+    /// Whether the endpoint is unknown; else the scenario is.
+    public let unknownEndpoint: Bool
+    /// What is wrong, naming the endpoints or the endpoint's scenarios that exist.
+    public let message: String
+    public var description: String { message }
 }

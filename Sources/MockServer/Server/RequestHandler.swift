@@ -11,6 +11,8 @@ final class RequestHandler: HTTPResponder {
     let fixtures: FixtureStore
     private let bodies: ResponseBodies
     private let resources: ResourceResponder
+    /// Every session's resource items (``MockServer/resetResources(session:)``).
+    let resourceStore: ResourceStore
     let journal: Journal
     private let admin: AdminAPI
     let facts: ServerFacts
@@ -49,6 +51,7 @@ final class RequestHandler: HTTPResponder {
         fixtures = FixtureStore(root: contracts.fixturesDirectory)
         bodies = ResponseBodies(fixtures: fixtures)
         resources = ResourceResponder(store: store)
+        resourceStore = store
         journal = Journal(capacity: configuration.journalCapacity)
         facts = ServerFacts(contractsDirectory: configuration.contractsDirectory,
                             fixturesDirectory: configuration.fixturesDirectory)
