@@ -18,10 +18,6 @@ struct RecordOptions {
     /// `--max-record-bytes`: larger bodies are relayed but not recorded.
     var maxRecordBytes = 50 * 1024 * 1024
 
-    /// The flags that only make sense with a recording, and those that only make sense with a backend.
-    static let recordingFlags = ["--merge", "--redact-key", "--max-record-bytes", "--record-contracts", "--record-fixtures"]
-    static let backendFlags = ["--upstream-timeout", "--record"]
-
     /// The writer and recording these options describe; `extraHeaders` are the `--redact-header` names.
     func recording(extraHeaders: [String]) -> Recording {
         let writer = RecordingWriter(contractsDirectory: contractsDirectory, fixturesDirectory: fixturesDirectory,
@@ -33,20 +29,20 @@ struct RecordOptions {
         do {
             return try UpstreamTarget(parsing: text)
         } catch {
-            throw CommandLineOptions.UsageError(description: "\(flag): \(error.description)")
+            throw CommandLineOptions.UsageError("\(flag): \(error.description)")
         }
     }
 
     static func seconds(_ text: String, flag: String) throws(CommandLineOptions.UsageError) -> Double {
         guard let value = Double(text), value > 0, value <= 3_600 else {
-            throw CommandLineOptions.UsageError(description: "\(flag): '\(text)' is not a number of seconds in (0, 3600]")
+            throw CommandLineOptions.UsageError("\(flag): '\(text)' is not a number of seconds in (0, 3600]")
         }
         return value
     }
 
     static func bytes(_ text: String, flag: String) throws(CommandLineOptions.UsageError) -> Int {
         guard let value = Int(text), value >= 0 else {
-            throw CommandLineOptions.UsageError(description: "\(flag): '\(text)' is not a number of bytes (0 or more)")
+            throw CommandLineOptions.UsageError("\(flag): '\(text)' is not a number of bytes (0 or more)")
         }
         return value
     }
