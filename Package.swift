@@ -51,6 +51,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["HTTPCore"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "MockProtocolTests", dependencies: ["MockProtocol"], swiftSettings: strict),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking"], swiftSettings: strict),
         .testTarget(name: "EndpointsTests", dependencies: ["Endpoints", "Networking"], swiftSettings: strict),
         .testTarget(name: "ContractModelTests", dependencies: ["ContractModel", "TestSupport"],

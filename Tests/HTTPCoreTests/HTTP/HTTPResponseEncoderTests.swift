@@ -1,5 +1,4 @@
 @testable import HTTPCore
-@testable import MockServer
 import Testing
 
 /// The bytes of response heads (RFC 9112 §4 status line, §5 field lines; RFC 9110 §8.6 Content-Length),

@@ -1,5 +1,6 @@
 @testable import HTTPCore
 import Testing
+import TestSupport
 
 /// The bounded queue between a stream's producers and its connection, without a socket.
 struct ReplyStreamTests {
@@ -88,22 +89,6 @@ struct ReplyStreamTests {
         let stream = ReplyStream(limit: 10)
         stream.cancel()
         #expect(!stream.send([1]) && !stream.isOpen)
-    }
-}
-
-/// An event loop that is never run, only pointed to by wakers.
-enum EventLoopStub {
-    static func make() throws -> EventLoop {
-        let listener = try POSIX.makeListener(host: "127.0.0.1", port: 0, backlog: 1)
-        defer { POSIX.close(listener) }
-        return try EventLoop(listener: listener, watched: [], responder: NoResponder(), settings: ServerSettings(),
-                             backend: .poll, budget: ConnectionBudget(descriptorLimit: 1024, loops: 1))
-    }
-
-    final class NoResponder: HTTPResponder {
-        func respond(to request: HTTPRequest, peerIsLoopback: Bool) -> Reply { .respond(HTTPResponse(status: .ok)) }
-        func reject(_ status: HTTPStatus, reason: String) -> Reply { .respond(HTTPResponse(status: status)) }
-        func didSend(_ reply: Reply, for request: HTTPRequest, bytes: Int, started: UInt64?) {}
     }
 }
 

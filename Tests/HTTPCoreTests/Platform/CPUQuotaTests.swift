@@ -1,5 +1,4 @@
 @testable import HTTPCore
-@testable import MockServer
 import Testing
 
 /// Loop threads follow what the process may use; a cgroup quota caps it below the affinity mask.
@@ -21,10 +20,5 @@ struct CPUQuotaTests {
         let paths = CPUQuota.controllerPaths("12:cpu,cpuacct:/docker/abc\n4:memory:/m\n0::/user.slice/x\n")
         #expect(paths["cpu"] == "/docker/abc" && paths["cpuacct"] == "/docker/abc")
         #expect(paths[""] == "/user.slice/x" && paths["memory"] == "/m")
-    }
-
-    @Test func defaultThreads_AreTheAvailableProcessors_AtMostFour() {
-        #expect(MockServer.defaultThreadCount == min(POSIX.availableProcessors(), 4))
-        #expect(POSIX.availableProcessors() >= 1)
     }
 }

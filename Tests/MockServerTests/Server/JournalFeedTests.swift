@@ -1,6 +1,7 @@
 @testable import HTTPCore
 @testable import MockServer
 import Testing
+import TestSupport
 
 /// The journal's event feeds without a socket: what one reader's turn writes, and what a reader that
 /// stopped reading is told once it reads again.

@@ -1,6 +1,5 @@
 import ContractModel
 @testable import HTTPCore
-@testable import MockServer
 import TestSupport
 import Testing
 

@@ -1,6 +1,5 @@
 import Testing
 @testable import HTTPCore
-@testable import MockServer
 
 struct HTTPRequestParserTests {
     private func parse(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HTTPRequestParser.Outcome {

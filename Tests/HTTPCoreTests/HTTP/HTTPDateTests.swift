@@ -1,5 +1,4 @@
 @testable import HTTPCore
-@testable import MockServer
 import Testing
 
 /// The `Date` header's IMF-fixdate (RFC 9110 §5.6.7, after RFC 5322 §3.3) and the journal's ISO 8601
