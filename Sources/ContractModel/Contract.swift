@@ -109,6 +109,9 @@ package struct Scenario: Sendable, Equatable {
     package var dribble: Dribble? = nil
     /// Passes the request through to the real backend (`--proxy`) instead of answering it.
     package var proxy = false
+    /// The rules of which any one must hold for a request to play this scenario (`when`); empty when the
+    /// scenario does not depend on what the request says.
+    package var when: [RequestRule] = []
 }
 
 /// A scenario that plays other scenarios of its endpoint in turn: `serverErr`, `serverErr`, `success`.

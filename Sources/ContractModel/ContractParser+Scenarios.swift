@@ -1,10 +1,11 @@
 import MockProtocol
 
-/// The parameters a scenario's fixture path may name: the endpoint's path parameters and its declared
-/// query parameters.
+/// What a scenario may read of its endpoint's requests: the parameters its fixture path may name (the path's
+/// parameters and the declared query parameters), and the declared types a `when` rule is checked against.
 struct FixtureParameters {
     let path: [String]
     let query: [String]
+    var request = RequestRequirements()
 
     func contains(_ name: String) -> Bool { path.contains(name) || query.contains(name) }
 }
@@ -18,9 +19,9 @@ extension ContractParser {
         if let name, !Self.isWord(name) {
             report(path + ".name", "must be a non-empty word without spaces")
         }
-        if fields["sequence"] != nil { return parseSequence(fields, name: name, at: path) }
+        if fields["sequence"] != nil { return parseSequence(fields, name: name, parameters: parameters, at: path) }
         if fields["afterLast"] != nil { report(path + ".afterLast", "belongs to a scenario with a \"sequence\"") }
-        if optionalBool(fields["proxy"], at: path + ".proxy") == true { return parseProxy(fields, name: name, at: path) }
+        if optionalBool(fields["proxy"], at: path + ".proxy") == true { return parseProxy(fields, name: name, parameters: parameters, at: path) }
         let status = integer(fields["status"], at: path + ".status", in: 200...599)
         let faultName = optionalString(fields["fault"], at: path + ".fault")
         let fault = faultName.flatMap(Fault.init(rawValue:))
@@ -50,6 +51,7 @@ extension ContractParser {
         let latency = parseLatency(fields["latency"], at: path + ".latency")
         let bandwidth = parseBandwidth(fields["bandwidth"], at: path + ".bandwidth")
         let dribble = parseDribble(fields["dribble"], at: path + ".dribble")
+        let when = parseWhen(fields["when"], parameters: parameters, at: path + ".when")
         if bandwidth != nil && dribble != nil { report(path, "has both \"bandwidth\" and \"dribble\"; a body has one pace") }
         if fault != nil && (bandwidth != nil || dribble != nil) {
             report(path, "a fault sends no body to pace; drop \"bandwidth\" or \"dribble\"")
@@ -61,6 +63,7 @@ extension ContractParser {
         scenario.latency = latency
         scenario.bandwidth = bandwidth
         scenario.dribble = dribble
+        scenario.when = when
         return scenario
     }
 
@@ -76,7 +79,8 @@ extension ContractParser {
 
     /// A scenario that passes the request through to the backend given with `--proxy`: the backend's answer is
     /// relayed, so nothing of an answer may be set; a wait, a state change and the expected result may.
-    private mutating func parseProxy(_ fields: [String: JSONValue], name: String?, at path: String) -> Scenario? {
+    private mutating func parseProxy(_ fields: [String: JSONValue], name: String?, parameters: FixtureParameters,
+                                     at path: String) -> Scenario? {
         for key in ContractSchema.answerKeys where fields[key] != nil {
             report(path + "." + key, "a scenario with \"proxy\": true relays the backend's answer; drop \"\(key)\"")
         }
@@ -85,18 +89,21 @@ extension ContractParser {
         let setState = parseSetState(fields["setState"], at: path + ".setState")
         let expect = parseExpectation(fields["expect"], at: path + ".expect")
         let latency = parseLatency(fields["latency"], at: path + ".latency")
+        let when = parseWhen(fields["when"], parameters: parameters, at: path + ".when")
         guard let name, let expect else { return nil }
         var scenario = Scenario(name: name, status: nil, body: nil, fallback: nil, isTemplate: false, headers: [:],
                                 contentType: nil, fault: nil, delayMs: delayMs, holdMs: 10_000, expect: expect,
                                 description: description, sequence: nil, setState: setState)
         scenario.latency = latency
+        scenario.when = when
         scenario.proxy = true
         return scenario
     }
 
     /// A sequence as written; its steps are checked, and its `expect` taken from its last step, once every
     /// scenario of the endpoint is read (``resolveSequences(_:at:)``).
-    private mutating func parseSequence(_ fields: [String: JSONValue], name: String?, at path: String) -> Scenario? {
+    private mutating func parseSequence(_ fields: [String: JSONValue], name: String?, parameters: FixtureParameters,
+                                        at path: String) -> Scenario? {
         for key in fields.keys.sorted() where !ContractSchema.sequenceKeys.contains(key) {
             report(path + "." + key, "a sequence plays other scenarios of the endpoint; \"\(key)\" belongs on those")
         }
@@ -117,11 +124,14 @@ extension ContractParser {
             }
         }
         let description = optionalString(fields["description"], at: path + ".description")
+        let when = parseWhen(fields["when"], parameters: parameters, at: path + ".when")
         guard let name, !steps.isEmpty else { return nil }
-        return Scenario(name: name, status: nil, body: nil, fallback: nil, isTemplate: false, headers: [:],
-                        contentType: nil, fault: nil, delayMs: 0, holdMs: 10_000, expect: .success,
-                        description: description, sequence: ScenarioSequence(steps: steps, afterLast: afterLast),
-                        setState: nil)
+        var scenario = Scenario(name: name, status: nil, body: nil, fallback: nil, isTemplate: false, headers: [:],
+                                contentType: nil, fault: nil, delayMs: 0, holdMs: 10_000, expect: .success,
+                                description: description, sequence: ScenarioSequence(steps: steps, afterLast: afterLast),
+                                setState: nil)
+        scenario.when = when
+        return scenario
     }
 
     /// Checks that every step of every sequence names an ordinary scenario of the endpoint, and gives each
@@ -147,9 +157,12 @@ extension ContractParser {
                 }
             }
             guard valid, let last = scenarios.first(where: { $0.name == sequence.steps.last }) else { return nil }
-            return Scenario(name: scenario.name, status: nil, body: nil, fallback: nil, isTemplate: false, headers: [:],
-                            contentType: nil, fault: nil, delayMs: 0, holdMs: scenario.holdMs, expect: last.expect,
-                            description: scenario.description, sequence: sequence, setState: nil)
+            var resolved = Scenario(name: scenario.name, status: nil, body: nil, fallback: nil, isTemplate: false,
+                                    headers: [:], contentType: nil, fault: nil, delayMs: 0, holdMs: scenario.holdMs,
+                                    expect: last.expect, description: scenario.description, sequence: sequence,
+                                    setState: nil)
+            resolved.when = scenario.when
+            return resolved
         }
     }
 

@@ -70,7 +70,8 @@ struct ContractParser {
         var scenarios: [Scenario] = []
         if let list = array(fields["scenarios"], at: path + ".scenarios", required: true) {
             if list.isEmpty { report(path + ".scenarios", "must list at least one scenario; the first is the default") }
-            let parameters = FixtureParameters(path: template?.parameterNames ?? [], query: Array(request.query.keys))
+            let parameters = FixtureParameters(path: template?.parameterNames ?? [], query: Array(request.query.keys),
+                                               request: request)
             for (index, value) in list.enumerated() {
                 if let scenario = parseScenario(value, parameters: parameters, at: path + ".scenarios[\(index)]") {
                     scenarios.append(scenario)

@@ -23,6 +23,8 @@ package enum ContractSchema {
         case scenario
         /// A scenario's `dribble`.
         case dribble
+        /// A rule of a scenario's `when`: the parts of a request it reads (each a map of names to matchers).
+        case when
     }
 
     /// Every key of the format, in the order it is written wherever it occurs, with the objects it belongs to.
@@ -30,6 +32,7 @@ package enum ContractSchema {
         ("domain", [.contract]),
         ("id", [.resource, .endpoint]),
         ("name", [.scenario]),
+        ("when", [.scenario]),
         ("method", [.endpoint]),
         ("path", [.resource, .endpoint]),
         ("idField", [.resource]),
@@ -39,18 +42,19 @@ package enum ContractSchema {
         ("seed", [.resource]),
         ("shape", [.resource]),
         ("maxItems", [.resource]),
-        ("pathParams", [.request]),
-        ("query", [.request]),
+        ("pathParams", [.request, .when]),
+        ("query", [.request, .when]),
+        ("cookies", [.when]),
         ("proxy", [.scenario]),
         ("status", [.scenario]),
         ("fault", [.scenario]),
         ("sequence", [.scenario]),
         ("afterLast", [.scenario]),
-        ("body", [.request, .scenario]),
+        ("body", [.request, .scenario, .when]),
         ("fallback", [.scenario]),
         ("template", [.scenario]),
         ("contentType", [.response, .scenario]),
-        ("headers", [.request, .scenario]),
+        ("headers", [.request, .scenario, .when]),
         ("auth", [.resource, .request]),
         ("delayMs", [.scenario]),
         ("latency", [.scenario]),
@@ -83,7 +87,7 @@ package enum ContractSchema {
     }
 
     /// The keys a sequence may have; everything else belongs on the scenarios it plays.
-    package static let sequenceKeys: Set<String> = ["name", "sequence", "afterLast", "description"]
+    package static let sequenceKeys: Set<String> = ["name", "sequence", "afterLast", "description", "when"]
 
     /// What a scenario that passes through (`"proxy": true`) cannot have: the backend's answer decides them.
     package static let answerKeys = [
@@ -92,7 +96,7 @@ package enum ContractSchema {
 
     /// Keys whose values map names to values (parameter names, header names, field names, states): their
     /// members are sorted by name, since a name there is not a key of the format.
-    package static let nameMaps: Set<String> = ["pathParams", "query", "headers", "fields", "whenState"]
+    package static let nameMaps: Set<String> = ["pathParams", "query", "headers", "fields", "whenState", "cookies"]
 
     /// The order of every key, as the writer puts them.
     package static let writingOrder: [String] = table.map(\.key)

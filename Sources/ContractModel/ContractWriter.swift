@@ -61,6 +61,9 @@ package enum ContractWriter {
     package static func scenario(_ scenario: Scenario) -> JSONValue {
         var fields: [String: JSONValue] = ["name": .string(scenario.name)]
         if let description = scenario.description { fields["description"] = .string(description) }
+        if let rule = scenario.when.first {
+            fields["when"] = scenario.when.count == 1 ? rule.json : .array(scenario.when.map(\.json))
+        }
         if let sequence = scenario.sequence {
             fields["sequence"] = .strings(sequence.steps)
             if sequence.afterLast != .repeatLast { fields["afterLast"] = .string(sequence.afterLast.rawValue) }
@@ -133,6 +136,6 @@ package enum ContractWriter {
             && scenario.headers.isEmpty && scenario.delayMs == 0 && scenario.description == nil
             && scenario.contentType == nil && scenario.sequence == nil && scenario.setState == nil
             && scenario.latency == nil && scenario.bandwidth == nil && scenario.dribble == nil
-            && scenario.expect == .serverErr && !scenario.isTemplate
+            && scenario.expect == .serverErr && !scenario.isTemplate && scenario.when.isEmpty
     }
 }
