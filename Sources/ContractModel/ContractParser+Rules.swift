@@ -32,7 +32,7 @@ extension ContractParser {
         guard let sources = object(value, at: path, keys: ContractSchema.keys(of: .when)) else { return nil }
         if sources.isEmpty { report(path, "must name at least one of " + ContractSchema.keys(of: .when).sorted()
             .joined(separator: ", ")) }
-        var conditions: [Condition] = []
+        var conditions: [RuleCondition] = []
         for key in ["query", "headers", "pathParams", "cookies", "body"] {
             guard let map = sources[key] else { continue }
             guard case .object(let members) = map else {
@@ -45,14 +45,14 @@ extension ContractParser {
                       let matcher = parseMatcher(matcherValue, at: at)
                 else { continue }
                 checkHoldable(matcher, source: source, parameters: parameters, at: at)
-                conditions.append(Condition(source: source, matcher: matcher))
+                conditions.append(RuleCondition(source: source, matcher: matcher))
             }
         }
         return conditions.isEmpty ? nil : RequestRule(conditions: conditions)
     }
 
     private mutating func source(_ key: String, _ name: String, parameters: FixtureParameters, at path: String)
-        -> Condition.Source?
+        -> RuleCondition.Source?
     {
         switch key {
         case "query": return .query(name)
@@ -125,7 +125,7 @@ extension ContractParser {
 
     /// A rule that can never hold next to the endpoint's declared types is a typo: `"page": "two"` for an
     /// `integer` parameter would leave its scenario unreachable.
-    private mutating func checkHoldable(_ matcher: Matcher, source: Condition.Source, parameters: FixtureParameters,
+    private mutating func checkHoldable(_ matcher: Matcher, source: RuleCondition.Source, parameters: FixtureParameters,
                                         at path: String) {
         let declared: FieldType?
         switch source {

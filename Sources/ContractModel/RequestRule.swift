@@ -7,15 +7,15 @@
 /// ```
 package struct RequestRule: Sendable, Equatable {
     /// In the order a contract writes them: by source, then by name.
-    package let conditions: [Condition]
+    package let conditions: [RuleCondition]
 
-    package init(conditions: [Condition]) {
+    package init(conditions: [RuleCondition]) {
         self.conditions = conditions
     }
 }
 
 /// One part of a request and what it must be.
-package struct Condition: Sendable, Equatable {
+package struct RuleCondition: Sendable, Equatable {
     /// The part of a request a condition reads.
     package enum Source: Sendable, Equatable, Hashable {
         /// A query parameter, by name, percent-decoded (`+` stays a plus sign).

@@ -5,6 +5,8 @@ public enum SelectionReason: String, Sendable, Codable, CaseIterable {
     case header
     /// The admin API (`PUT /__mock/scenarios/{id}`), for the request's session.
     case override
+    /// The first scenario, in contract order, whose `when` holds for the request.
+    case when
     /// The endpoint's `whenState` entry for its domain's current state.
     case state
     /// The server-wide `--scenario`.

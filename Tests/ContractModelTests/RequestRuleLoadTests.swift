@@ -54,13 +54,13 @@ struct RequestRuleLoadTests {
         let rules = try #require(contract.endpoints.first?.scenarios.last?.when)
         #expect(rules == [
             RequestRule(conditions: [
-                Condition(source: .query("page"), matcher: .oneOf([.string("1"), .string("2")])),
-                Condition(source: .header("x-kind"), matcher: .not(.prefix("a"))),
+                RuleCondition(source: .query("page"), matcher: .oneOf([.string("1"), .string("2")])),
+                RuleCondition(source: .header("x-kind"), matcher: .not(.prefix("a"))),
             ]),
             RequestRule(conditions: [
-                Condition(source: .pathParameter("shelf"), matcher: .regex("[a-z]+")),
-                Condition(source: .cookie("sid"), matcher: .present(true)),
-                Condition(source: .body(pointer: "/count"), matcher: .equals(.number(3))),
+                RuleCondition(source: .pathParameter("shelf"), matcher: .regex("[a-z]+")),
+                RuleCondition(source: .cookie("sid"), matcher: .present(true)),
+                RuleCondition(source: .body(pointer: "/count"), matcher: .equals(.number(3))),
             ]),
         ])
     }

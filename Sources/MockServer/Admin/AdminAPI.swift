@@ -113,8 +113,11 @@ struct AdminAPI: Sendable {
         let scenarios: [String]
         /// The scenario a request without `X-Mock-Scenario` plays now (a sequence's name, not its step).
         let active: String
-        /// Why: `override`, `state`, `server` or `first`.
+        /// Why: `override`, `state`, `server` or `first`; `when` (and ``active`` empty) when only a request's
+        /// rules pick a scenario.
         let activeBecause: String
+        /// The `when` of each scenario that has one, as the contract writes it.
+        let when: [String: JSONValue]?
     }
 
     struct DomainListing: Encodable {
@@ -134,9 +137,13 @@ struct AdminAPI: Sendable {
                 state: scenarios.currentState(domain: contract.domain, session: session, in: serving),
                 endpoints: contract.endpoints.compactMap { serving.routesByID[$0.id] }.map { route in
                     let selection = scenarios.select(route, requested: nil, session: session, advancing: false)
+                    let rules = route.endpoint.scenarios.filter { !$0.when.isEmpty }
                     return EndpointListing(id: route.id, method: route.method, path: route.path.description,
-                                           scenarios: route.plays.map(\.name), active: selection.chosen.name,
-                                           activeBecause: selection.reason.rawValue)
+                                           scenarios: route.plays.map(\.name), active: selection?.chosen.name ?? "",
+                                           activeBecause: selection?.reason.rawValue ?? SelectionReason.when.rawValue,
+                                           when: rules.isEmpty ? nil : Dictionary(uniqueKeysWithValues: rules.map {
+                                               ($0.name, $0.when.count == 1 ? $0.when[0].json : .array($0.when.map(\.json)))
+                                           }))
                 },
                 resources: contract.resources.isEmpty ? nil : contract.resources.map(\.id))
         }

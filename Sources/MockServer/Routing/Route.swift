@@ -21,15 +21,18 @@ final class Route: Sendable {
     let headers: Fields
     /// The endpoint's scenarios, in contract order.
     let plays: [ScenarioPlay]
-    /// The scenario played when neither a request, the admin API nor the domain's state names one: the
-    /// server-wide `--scenario` if the endpoint has it, else the first.
-    let defaultPlay: ScenarioPlay
+    /// The scenarios with a `when`, in contract order: the first whose rules hold for a request plays.
+    let rulePlays: [ScenarioPlay]
+    /// The scenario played when neither a request, the admin API, a `when` rule nor the domain's state names
+    /// one: the server-wide `--scenario` if the endpoint has it, else the first scenario without `when`; `nil`
+    /// when every scenario has a `when` (a request none holds for then gets a near-miss 404).
+    let defaultPlay: ScenarioPlay?
     /// Why ``defaultPlay`` is the default: ``Selection/Reason/server`` (`--scenario`) or ``Selection/Reason/first``.
     let defaultReason: Selection.Reason
     /// The scenario to play in each state of the domain that names one (`whenState`).
     let stateScenarios: [String: ScenarioPlay]
     /// Whether a request without `X-Mock-Scenario` plays ``defaultPlay`` unless the admin API overrides it,
-    /// and changes nothing by playing it: no state picks the scenario, and it is no sequence or template.
+    /// and changes nothing by playing it: no rule or state picks the scenario, and it is no sequence or template.
     let defaultIsPlain: Bool
 
     /// The domain's states, the initial one first; empty when it declares none.
@@ -60,11 +63,12 @@ final class Route: Sendable {
                                                     steps: scenario.sequence?.steps.compactMap { ordinary[$0] } ?? [])
         }
         self.plays = plays
+        rulePlays = plays.filter { $0.rules != nil }
         let serverPlay = plays.first { $0.name == serverScenario }
-        defaultPlay = serverPlay ?? plays[0]
+        defaultPlay = serverPlay ?? plays.first { $0.rules == nil }
         defaultReason = serverPlay == nil ? .first : .server
         stateScenarios = endpoint.whenState.compactMapValues { name in plays.first { $0.name == name } }
-        defaultIsPlain = stateScenarios.isEmpty && !defaultPlay.changesState
+        defaultIsPlain = stateScenarios.isEmpty && rulePlays.isEmpty && defaultPlay.map { !$0.changesState } ?? false
     }
 
     /// The domain's state given the one a session has set: that one if the contracts declare it, else the

@@ -27,6 +27,8 @@ final class ScenarioPlay: Sendable {
     let dribble: Dribble?
     /// The state the domain moves to when this scenario plays.
     let setState: String?
+    /// Its `when`: the scenario plays for a request that one of these rules holds for; `nil` without one.
+    let rules: CompiledRules?
     let action: Action
 
     /// Whether playing it changes a session: a sequence moves on, a state is set, a template's counter counts.
@@ -60,6 +62,7 @@ final class ScenarioPlay: Sendable {
         bandwidth = nil
         dribble = nil
         setState = nil
+        rules = scenario.when.isEmpty ? nil : CompiledRules(scenario.when)
         action = .sequence(steps, scenario.sequence ?? ScenarioSequence(steps: [], afterLast: .repeatLast))
     }
 
@@ -77,6 +80,7 @@ final class ScenarioPlay: Sendable {
         bandwidth = scenario.bandwidth
         dribble = scenario.dribble
         setState = scenario.setState
+        rules = scenario.when.isEmpty ? nil : CompiledRules(scenario.when)
         let contentType = ("Content-Type", scenario.contentType ?? endpoint.contentType)
         let names = MockHeader.naming(endpoint: endpoint.id, scenario: scenario.name)
         if scenario.proxy {

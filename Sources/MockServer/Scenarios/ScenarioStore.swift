@@ -19,13 +19,21 @@ final class ScenarioStore: Sendable {
     ///   - advancing: Whether the request is answered by the scenario, so that a sequence moves on, the
     ///     domain takes the scenario's state and a template's counter counts; `false` only names it (for a
     ///     request refused before it is played).
-    func select(_ route: Route, requested: ScenarioPlay?, session: String, advancing: Bool) -> Selection {
+    ///   - facts: The request, for the endpoint's `when` rules; `nil` skips them (the admin API's listing).
+    /// - Returns: The selection, or `nil` when no scenario applies: every scenario has a `when`, none holds, and
+    ///   neither the request, an override nor the domain's state names one.
+    func select(_ route: Route, requested: ScenarioPlay?, session: String, advancing: Bool,
+                facts: RequestFacts? = nil) -> Selection? {
         // The common case, the default session playing a scenario that changes nothing, takes at most one
         // look-up under the lock and copies no session state.
         if session == SessionTable.defaultSession, let plain = plainSelection(route, requested: requested) { return plain }
         let id = session
+        // Rules read the request, not the session: tested before the lock is taken.
+        let ruled = requested == nil ? facts.flatMap { Self.firstHolding(route, $0) } : nil
         return sessions.withRecord(session, creating: advancing) { record in
-            let (chosen, reason) = Self.choose(route, requested: requested, in: record?.scenarios ?? SessionState())
+            guard let (chosen, reason) = Self.choose(route, requested: requested, ruled: ruled?.play,
+                                                     in: record?.scenarios ?? SessionState())
+            else { return nil }
             var play = chosen
             var step: Int?
             if case .sequence(let steps, let sequence) = chosen.action, !steps.isEmpty {
@@ -44,8 +52,17 @@ final class ScenarioStore: Sendable {
                     record?.scenarios.counters[route.id] = counter
                 }
             }
-            return Selection(chosen: chosen, play: play, reason: reason, step: step, counter: counter, session: id)
+            return Selection(chosen: chosen, play: play, reason: reason, step: step, rule: reason == .when ? ruled?.rule : nil,
+                             counter: counter, session: id)
         }
+    }
+
+    /// The first scenario, in contract order, with a `when` rule that holds for the request, and that rule's index.
+    private static func firstHolding(_ route: Route, _ facts: RequestFacts) -> (play: ScenarioPlay, rule: Int)? {
+        for play in route.rulePlays {
+            if let rule = play.rules?.firstHolding(facts) { return (play, rule) }
+        }
+        return nil
     }
 
     /// The selection for the default session when it is simply the requested scenario, or the route's
@@ -56,26 +73,28 @@ final class ScenarioStore: Sendable {
             return Selection(chosen: requested, play: requested, reason: .header, step: nil, counter: 0,
                              session: SessionTable.defaultSession)
         }
-        guard route.defaultIsPlain,
+        guard route.defaultIsPlain, let play = route.defaultPlay,
               sessions.readMain({ $0.scenarios.overrides.isEmpty || $0.scenarios.overrides[route.id] == nil })
         else { return nil }
-        return Selection(chosen: route.defaultPlay, play: route.defaultPlay, reason: route.defaultReason, step: nil,
-                         counter: 0, session: SessionTable.defaultSession)
+        return Selection(chosen: play, play: play, reason: route.defaultReason, step: nil, counter: 0,
+                         session: SessionTable.defaultSession)
     }
 
-    /// Precedence: the request's header, the admin override, the state's scenario, `--scenario`, the first.
-    private static func choose(_ route: Route, requested: ScenarioPlay?, in session: SessionState)
-        -> (ScenarioPlay, Selection.Reason)
+    /// Precedence: the request's header, the admin override, the first `when` that holds, the state's scenario,
+    /// `--scenario`, the first scenario without `when`; `nil` when none applies.
+    private static func choose(_ route: Route, requested: ScenarioPlay?, ruled: ScenarioPlay?, in session: SessionState)
+        -> (ScenarioPlay, Selection.Reason)?
     {
         if let requested { return (requested, .header) }
         if !session.overrides.isEmpty, let name = session.overrides[route.id], let play = route.play(named: name) {
             return (play, .override)
         }
+        if let ruled { return (ruled, .when) }
         if !route.stateScenarios.isEmpty, let state = route.state(session.states[route.domain]),
            let play = route.stateScenarios[state] {
             return (play, .state)
         }
-        return (route.defaultPlay, route.defaultReason)
+        return route.defaultPlay.map { ($0, route.defaultReason) }
     }
 
     // MARK: - Admin

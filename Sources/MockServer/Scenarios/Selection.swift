@@ -12,6 +12,8 @@ struct Selection {
     let reason: Reason
     /// The step's position (1 for the first) when ``chosen`` is a sequence.
     let step: Int?
+    /// When a `when` rule chose: its index in the scenario's `when`.
+    var rule: Int? = nil
     /// The endpoint's template counter in the session, when ``play`` is a template.
     let counter: Int
     /// The session it was chosen in (``SessionTable/defaultSession`` for requests without one).

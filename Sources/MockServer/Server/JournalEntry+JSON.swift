@@ -54,6 +54,7 @@ extension JournalEntry {
         if let scenario { writer.key("scenario"); writer.string(scenario) }
         if let scenarioSequence { writer.key("scenarioSequence"); writer.string(scenarioSequence) }
         if let scenarioStep { writer.key("scenarioStep"); writer.integer(scenarioStep) }
+        if let rule { writer.key("rule"); writer.integer(rule) }
         if let selectedBy { writer.key("selectedBy"); writer.string(selectedBy) }
         writer.key("sequence"); writer.integer(sequence)
         if let session { writer.key("session"); writer.string(session) }

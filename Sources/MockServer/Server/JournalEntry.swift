@@ -79,6 +79,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// first), if any.
     public var scenarioSequence: String? { details?.scenarioSequence }
     public var scenarioStep: Int? { details?.scenarioStep }
+    /// When a `when` rule chose the scenario (``selectedBy`` `when`): its index in the scenario's `when` list
+    /// (0 for a `when` that is one object).
+    public var rule: Int? { details?.rule }
     /// Milliseconds the reply waited before it was sent (the scenario's delay and latency draws); absent
     /// when it did not wait.
     public var delayMs: Int? { details?.delayMs }
@@ -96,20 +99,21 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         let reason: String?
         let scenarioSequence: String?
         let scenarioStep: Int?
+        let rule: Int?
         let delayMs: Int?
 
         /// `nil` when every fact has its default.
         static func make(body: (bytes: [UInt8], truncated: Bool), fault: String?, violations: [String], reason: String?,
-                         scenarioSequence: String?, scenarioStep: Int?, delayMs: Int?) -> Details? {
+                         scenarioSequence: String?, scenarioStep: Int?, rule: Int?, delayMs: Int?) -> Details? {
             guard !body.bytes.isEmpty || body.truncated || fault != nil || !violations.isEmpty || reason != nil
-                || scenarioSequence != nil || scenarioStep != nil || delayMs != nil
+                || scenarioSequence != nil || scenarioStep != nil || rule != nil || delayMs != nil
             else { return nil }
             return Details(body: body, fault: fault, violations: violations, reason: reason,
-                           scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, delayMs: delayMs)
+                           scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, rule: rule, delayMs: delayMs)
         }
 
         private init(body: (bytes: [UInt8], truncated: Bool), fault: String?, violations: [String], reason: String?,
-                     scenarioSequence: String?, scenarioStep: Int?, delayMs: Int?) {
+                     scenarioSequence: String?, scenarioStep: Int?, rule: Int?, delayMs: Int?) {
             self.body = body.bytes
             bodyTruncated = body.truncated
             self.fault = fault
@@ -117,6 +121,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
             self.reason = reason
             self.scenarioSequence = scenarioSequence
             self.scenarioStep = scenarioStep
+            self.rule = rule
             self.delayMs = delayMs
         }
     }
@@ -177,12 +182,12 @@ public struct JournalEntry: Sendable, Codable, Equatable {
          body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
          fault: String?, violations: [String], reason: String? = nil, session: String? = nil,
          selection: Selection.Reason? = nil, scenarioSequence: String? = nil, scenarioStep: Int? = nil,
-         delayMs: Int? = nil) {
+         rule: Int? = nil, delayMs: Int? = nil) {
         self.init(requestHead: HTTPRequest.head(method: method, target: target, version: .http11, fields: fields),
                   secrets: secrets, bodySize: bodySize, body: body, endpoint: endpoint, scenario: scenario,
                   status: status, fault: fault, violations: violations, reason: reason, session: session,
                   selection: selection, scenarioSequence: scenarioSequence, scenarioStep: scenarioStep,
-                  delayMs: delayMs)
+                  rule: rule, delayMs: delayMs)
     }
 
     /// - Parameters:
@@ -192,7 +197,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
          body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
          fault: String?, violations: [String], reason: String? = nil, session: String? = nil,
          selection: Selection.Reason? = nil, scenarioSequence: String? = nil, scenarioStep: Int? = nil,
-         delayMs: Int? = nil) {
+         rule: Int? = nil, delayMs: Int? = nil) {
         (seconds, milliseconds) = POSIX.wallClock()
         sequence = 0
         self.requestHead = requestHead
@@ -204,7 +209,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         self.selection = selection
         self.session = session
         details = Details.make(body: body, fault: fault, violations: violations, reason: reason,
-                               scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, delayMs: delayMs)
+                               scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, rule: rule,
+                               delayMs: delayMs)
     }
 
     /// Takes the storage of the request head, leaving this entry without it: see ``keep(in:)``.
@@ -226,7 +232,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case sequence, time, method, target, headers, bodySize, body, bodyBase64, bodyTruncated, endpoint, scenario,
-             status, fault, violations, reason, session, selectedBy, scenarioSequence, scenarioStep, responseHeaders,
+             status, fault, violations, reason, session, selectedBy, scenarioSequence, scenarioStep, rule, responseHeaders,
              bytesSent, durationMs, delayMs, proxied
     }
 
@@ -254,6 +260,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         try container.encodeIfPresent(selectedBy, forKey: .selectedBy)
         try container.encodeIfPresent(scenarioSequence, forKey: .scenarioSequence)
         try container.encodeIfPresent(scenarioStep, forKey: .scenarioStep)
+        try container.encodeIfPresent(rule, forKey: .rule)
         try container.encodeIfPresent(delayMs, forKey: .delayMs)
         if proxied { try container.encode(true, forKey: .proxied) }
         if durationMicroseconds != nil { try container.encode(responseHeaders, forKey: .responseHeaders) }
@@ -297,6 +304,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
             reason: try container.decodeIfPresent(String.self, forKey: .reason),
             scenarioSequence: try container.decodeIfPresent(String.self, forKey: .scenarioSequence),
             scenarioStep: try container.decodeIfPresent(Int.self, forKey: .scenarioStep),
+            rule: try container.decodeIfPresent(Int.self, forKey: .rule),
             delayMs: try container.decodeIfPresent(Int.self, forKey: .delayMs))
         proxied = try container.decodeIfPresent(Bool.self, forKey: .proxied) ?? false
         if let headers = try container.decodeIfPresent([[String]].self, forKey: .responseHeaders) {
@@ -323,7 +331,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
             && lhs.endpoint == rhs.endpoint && lhs.scenario == rhs.scenario
             && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations
             && lhs.reason == rhs.reason && lhs.session == rhs.session && lhs.selection == rhs.selection
-            && lhs.scenarioSequence == rhs.scenarioSequence && lhs.scenarioStep == rhs.scenarioStep
+            && lhs.scenarioSequence == rhs.scenarioSequence && lhs.scenarioStep == rhs.scenarioStep && lhs.rule == rhs.rule
             && lhs.delayMs == rhs.delayMs && lhs.proxied == rhs.proxied
             && lhs.responseHeaders == rhs.responseHeaders && lhs.bytesSent == rhs.bytesSent
             && lhs.durationMicroseconds == rhs.durationMicroseconds

@@ -14,9 +14,10 @@ extension MockHeader {
         let conditions = HTTPHeaders.Name(MockHeader.conditions)
     }
 
-    /// The fields every response for an endpoint carries, naming what answered.
-    static func naming(endpoint: String, scenario: String) -> [(name: String, value: String)] {
-        [(Self.endpoint, endpoint), (Self.scenario, scenario)]
+    /// The fields every response for an endpoint carries, naming what answered (no scenario when none applied).
+    static func naming(endpoint: String, scenario: String?) -> [(name: String, value: String)] {
+        guard let scenario else { return [(Self.endpoint, endpoint)] }
+        return [(Self.endpoint, endpoint), (Self.scenario, scenario)]
     }
 
     /// `request` without the fields that steer the mock (`X-Mock-…`): what a backend is sent when the mock

@@ -206,18 +206,20 @@ final class RequestHandler: HTTPResponder {
             return journaled(response, entry(request, endpoint: route.id, status: 400, violations: [violation]))
         }
 
+        // What `when` rules read of the request, for an endpoint that has any.
+        let facts = route.rulePlays.isEmpty ? nil : RequestFacts(request, parameters: parameters)
         let validation = RequestValidator.validate(request, against: route, targetViolations: targetViolations)
         if !validation.violations.isEmpty {
-            let named = scenarios.select(route, requested: requested, session: session, advancing: false)
+            let named = scenarios.select(route, requested: requested, session: session, advancing: false, facts: facts)
             let status: HTTPStatus = validation.unauthorized ? .unauthorized : .badRequest
             let response = ServerJSON.error(
                 status, "the request breaks the contract of \(route.id): " + validation.violations.joined(separator: "; "),
                 violations: validation.violations,
                 headers: (validation.unauthorized ? [MockHeader.bearerChallenge] : [])
-                    + MockHeader.naming(endpoint: route.id, scenario: named.play.name))
+                    + MockHeader.naming(endpoint: route.id, scenario: named?.play.name))
             return journaled(response, entry(request, endpoint: route.id, selection: named, status: status.code,
                                              violations: validation.violations),
-                             scenario: named.play.name)
+                             scenario: named?.play.name)
         }
         var profile = conditions.current
         if let name = request.headers[mockNames.conditions] {
@@ -233,18 +235,24 @@ final class RequestHandler: HTTPResponder {
             let admission = rateLimiter.admit(limit, endpoint: route.id, session: session)
             limitFields = RateLimitHeaders.fields(admission)
             guard admission.allowed else {
-                let named = scenarios.select(route, requested: requested, session: session, advancing: false)
+                let named = scenarios.select(route, requested: requested, session: session, advancing: false,
+                                             facts: facts)
                 let reason = "rate limit: more than \(limit.limit) requests in \(limit.windowSeconds) s "
                     + (limit.scope == .global ? "to \(route.id)" : "to \(route.id) in this session")
                 let response = ServerJSON.error(.tooManyRequests, reason, headers: RateLimitHeaders.retryAfter(admission, limit)
-                    + limitFields + MockHeader.naming(endpoint: route.id, scenario: named.play.name))
+                    + limitFields + MockHeader.naming(endpoint: route.id, scenario: named?.play.name))
                 return journaled(response, entry(request, endpoint: route.id, selection: named, status: 429, reason: reason),
-                                 scenario: named.play.name)
+                                 scenario: named?.play.name)
             }
         }
         // HEAD asks what a GET would get without being one: it moves no sequence, state or counter.
-        let selection = scenarios.select(route, requested: requested, session: session,
-                                         advancing: !request.isHead)
+        guard let selection = scenarios.select(route, requested: requested, session: session,
+                                               advancing: !request.isHead, facts: facts)
+        else {
+            let miss = NearMiss(route: route, facts: facts)
+            let response = HTTPResponse.json(.notFound, miss.body, headers: MockHeader.naming(endpoint: route.id, scenario: nil))
+            return journaled(response, entry(request, endpoint: route.id, status: 404, reason: miss.message))
+        }
         var reply = answer(to: request, route: route, selection: selection, parameters: parameters, profile: profile)
         reply.addFields(limitFields)
         return reply
@@ -394,6 +402,6 @@ final class RequestHandler: HTTPResponder {
                             scenario: selection?.play.name, status: status, fault: fault, violations: violations,
                             reason: reason, session: session, selection: selection?.reason,
                             scenarioSequence: selection?.step == nil ? nil : selection?.chosen.name,
-                            scenarioStep: selection?.step, delayMs: delayMs > 0 ? delayMs : nil)
+                            scenarioStep: selection?.step, rule: selection?.rule, delayMs: delayMs > 0 ? delayMs : nil)
     }
 }
