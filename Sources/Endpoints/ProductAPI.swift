@@ -9,8 +9,8 @@ import Networking
 public enum ProductAPI {
     /// The product routes (the Router): path, method, headers and body of each call.
     public enum Route: Endpoint {
-        /// `GET /api/products?page_no=&items_per_page=`
-        case list(page: Int, itemsPerPage: Int)
+        /// `GET /api/products?page_no=&items_per_page=[&category=]`
+        case list(page: Int, itemsPerPage: Int, category: String? = nil)
         /// `GET /api/products/{id}`
         case detail(id: Int)
         /// `POST /api/products`, multipart: a `params` JSON part and one `images` part per image.
@@ -47,8 +47,9 @@ public enum ProductAPI {
         /// Paging in the query, a multipart body to create, a snake_case JSON body to update.
         public var body: any RequestBody {
             switch self {
-            case .list(let page, let itemsPerPage):
-                .query([QueryItem("page_no", String(page)), QueryItem("items_per_page", String(itemsPerPage))])
+            case .list(let page, let itemsPerPage, let category):
+                .query([QueryItem("page_no", String(page)), QueryItem("items_per_page", String(itemsPerPage))]
+                    + (category.map { [QueryItem("category", $0)] } ?? []))
             case .detail:
                 .plain
             case .create(_, let product, let images):
@@ -59,9 +60,10 @@ public enum ProductAPI {
         }
     }
 
-    /// One page of products.
-    public static func list(page: Int, itemsPerPage: Int) -> Request<ProductList> {
-        Request(Route.list(page: page, itemsPerPage: itemsPerPage), decoding: .json(ProductList.self, decoder: decoder))
+    /// One page of products, of one category when `category` is given.
+    public static func list(page: Int, itemsPerPage: Int, category: String? = nil) -> Request<ProductList> {
+        Request(Route.list(page: page, itemsPerPage: itemsPerPage, category: category),
+                decoding: .json(ProductList.self, decoder: decoder))
     }
 
     /// One product; a 404 (`requestErr`) when there is none with that id.
@@ -132,11 +134,12 @@ public struct ProductService: Sendable {
         self.vendorIdentifier = vendorIdentifier
     }
 
-    /// One page of products.
-    public func list(page: Int, itemsPerPage: Int, interceptors: [any RequestInterceptor] = []) async
-        -> NetworkResult<ProductList>
+    /// One page of products, of one category when `category` is given.
+    public func list(page: Int, itemsPerPage: Int, category: String? = nil, interceptors: [any RequestInterceptor] = [])
+        async -> NetworkResult<ProductList>
     {
-        await client.send(ProductAPI.list(page: page, itemsPerPage: itemsPerPage), interceptors: interceptors)
+        await client.send(ProductAPI.list(page: page, itemsPerPage: itemsPerPage, category: category),
+                          interceptors: interceptors)
     }
 
     /// One product; a 404 (`requestErr`) when there is none with that id.

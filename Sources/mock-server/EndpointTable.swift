@@ -17,25 +17,36 @@ enum EndpointTable {
     }
 
     /// One line per endpoint, in contract order, under a header, the columns aligned. Each endpoint's
-    /// default scenario comes first: `serverScenario` (`--scenario`) where the endpoint has it.
+    /// default scenario comes first: `serverScenario` (`--scenario`) where the endpoint has it, else the first
+    /// without a `when`; a scenario with a `when` is marked, and its rules follow the table.
     static func render(_ contracts: ContractSet, serverScenario: String?) -> String {
+        var rules: [String] = []
         let rows = contracts.endpoints.map { endpoint in
-            var names = endpoint.scenarios.map(\.name)
-            if let serverScenario, let index = names.firstIndex(of: serverScenario) {
-                names.insert(names.remove(at: index), at: 0)
+            var scenarios = endpoint.scenarios
+            if let index = scenarios.firstIndex(where: { $0.name == serverScenario })
+                ?? scenarios.firstIndex(where: { $0.when.isEmpty }) {
+                scenarios.insert(scenarios.remove(at: index), at: 0)
+            }
+            for scenario in endpoint.scenarios where !scenario.when.isEmpty {
+                let when = scenario.when.count == 1 ? scenario.when[0].json : .array(scenario.when.map(\.json))
+                rules.append("  \(endpoint.id) \(scenario.name): " + String(decoding: when.serialized, as: UTF8.self))
             }
             return [endpoint.domain, endpoint.id, endpoint.method, endpoint.path.description,
-                    names.joined(separator: ", ")]
+                    scenarios.map { $0.when.isEmpty ? $0.name : $0.name + " (when)" }.joined(separator: ", ")]
         }
         let header = ["DOMAIN", "ENDPOINT", "METHOD", "PATH", "SCENARIOS (first is default)"]
         let widths = (0..<header.count).map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
         }
         func line(_ cells: [String]) -> String {
-            zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }
-                .joined(separator: "  ")
+            // The last column unpadded: no line ends in spaces.
+            zip(cells, widths).enumerated().map { index, cell in
+                index == cells.count - 1 ? cell.0 : cell.0 + String(repeating: " ", count: cell.1 - cell.0.count)
+            }.joined(separator: "  ")
         }
-        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+        let table = ([line(header)] + rows.map(line)).joined(separator: "\n")
+        return rules.isEmpty ? table : table + "\n\nWHEN (a request these hold for plays the scenario, in this order):\n"
+            + rules.joined(separator: "\n")
     }
 
     private static func plural(_ count: Int, _ noun: String) -> String {

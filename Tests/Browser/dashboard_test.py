@@ -121,6 +121,7 @@ def traffic(server):
     except Exception:
         pass  # the fault: no HTTP response
     server.get("/nowhere")
+    server.get("/api/products?page_no=1&items_per_page=20&category=food")  # picked by its when rule
 
 
 def main():
@@ -175,6 +176,12 @@ def main():
                 assert expected in text, "%r not in details" % expected
             assert page.evaluate("document.activeElement.id") == "details-title"
 
+        @check("a request a when rule picked says which rule")
+        def _():
+            page.locator('#rows tr:has(td:text-is("/api/products?page_no=1&items_per_page=20&category=food"))').click()
+            text = page.locator("#details").inner_text()
+            assert "food (chosen by its when rule, when[0])" in text, text
+
         @check("the journal keeps secrets redacted in the details")
         def _():
             page.locator('#rows tr:has(td:text-is("/api/cart/items")) >> nth=0').click()
@@ -212,6 +219,13 @@ def main():
                                    timeout=2000)
             assert server.get("/healthChecker")[0] == 503
             assert "set here" in page.locator('tr[data-endpoint="healthCheck"]').inner_text()
+
+        @check("each scenario's when is shown beside its endpoint")
+        def _():
+            rules = page.locator('tr[data-endpoint="productList"] ul.rules').inner_text()
+            assert 'food when {"query":{"category":"food"}}' in rules, rules
+            title = page.locator('tr[data-endpoint="productList"] button[data-scenario="food"]').get_attribute("title")
+            assert title == 'when {"query":{"category":"food"}}', title
 
         @check("a domain state is set from the page")
         def _():

@@ -31,6 +31,10 @@ import Testing
             let found = ContractEquivalence.lines(of: twin)
             #expect(found.count == expected.count, "\(contract.domain)")
             for (want, got) in zip(expected, found) { #expect(got == want) }
+            // The request rules too (`when`, carried in x-mock), compared as the model.
+            #expect(twin.endpoints.map { $0.scenarios.map(\.when) } == contract.endpoints.map { $0.scenarios.map(\.when) })
+            #expect(contract.endpoints.contains { $0.scenarios.contains { !$0.when.isEmpty } }
+                || contract.domain == "health", "the bundled products and questions use when")
         }
         #expect(outcome.report.skipped.isEmpty, "\(outcome.report.skipped)")
     }

@@ -11,7 +11,7 @@
   const TOKEN_KEY = 'mock-server-admin-token';
   const KEEP = 1000;
   const FAULTS = ['connection_reset', 'empty_response', 'malformed_response', 'truncated_body', 'no_response'];
-  const BECAUSE = { override: 'set here', state: 'domain state', server: '--scenario', first: 'default', header: 'X-Mock-Scenario header' };
+  const BECAUSE = { override: 'set here', when: 'its when rule', state: 'domain state', server: '--scenario', first: 'default', header: 'X-Mock-Scenario header' };
 
   // ---------------------------------------------------------------- token
   let token = null;
@@ -304,16 +304,20 @@
         const group = el('div', { class: 'scenarios', role: 'group', 'aria-label': `Scenarios of ${endpoint.id}` },
           endpoint.scenarios.map((name) => el('button', {
             type: 'button', text: name, 'aria-pressed': String(name === endpoint.active), dataset: { scenario: name },
+            // A scenario with a when shows its rules: the request it answers.
+            title: endpoint.when && endpoint.when[name] ? 'when ' + JSON.stringify(endpoint.when[name]) : null,
             on: { click: () => setScenario(endpoint.id, name) },
           })));
+        const rules = endpoint.when ? el('ul', { class: 'rules' }, Object.entries(endpoint.when).map(([name, when]) =>
+          el('li', { class: 'mono', text: `${name} when ${JSON.stringify(when)}` }))) : null;
         const because = BECAUSE[endpoint.activeBecause] || endpoint.activeBecause;
         return el('tr', { dataset: { endpoint: endpoint.id } }, [
           el('td', { class: 'method', text: endpoint.method }),
           el('td', { class: 'mono', text: endpoint.path }),
           el('td', { class: 'mono', text: endpoint.id }),
-          el('td', {}, group),
+          el('td', {}, [group, rules]),
           el('td', { class: 'because' + (endpoint.activeBecause === 'override' ? ' set' : '') }, [
-            el('span', { text: endpoint.active }), ` (${because})`]),
+            el('span', { text: endpoint.active || 'by request' }), ` (${because})`]),
           el('td', {}, el('button', {
             type: 'button', text: 'Reset', 'aria-label': `Reset ${endpoint.id} to its default scenario`,
             disabled: endpoint.activeBecause !== 'override', on: { click: () => resetScenario(endpoint.id) },
@@ -658,7 +662,8 @@
         ['Time', new Date(entry.time).toLocaleString() + ' (' + clockTime(entry.time) + ')'],
         ['Session', entry.session || 'default'],
         ['Endpoint', entry.endpoint || 'none'],
-        ['Scenario', entry.scenario ? entry.scenario + (entry.selectedBy ? ` (chosen by ${BECAUSE[entry.selectedBy] || entry.selectedBy})` : '') : ''],
+        ['Scenario', entry.scenario ? entry.scenario + (entry.selectedBy ? ` (chosen by ${BECAUSE[entry.selectedBy] || entry.selectedBy}`
+          + (entry.rule !== undefined ? `, when[${entry.rule}]` : '') + ')' : '') : ''],
         ['Sequence step', entry.scenarioSequence ? `${entry.scenarioSequence}, step ${entry.scenarioStep}` : ''],
         ['Status', entry.fault ? 'fault: ' + entry.fault : String(entry.status ?? '—')],
         ['Duration', milliseconds(entry.durationMs)],
