@@ -45,8 +45,12 @@ package struct FieldType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Digits with an optional sign, of any length: an integer too large for `Int` is still one (JSON Schema's
-    /// `integer`, which OpenAPI tools send), and a path or query value gets no leading or trailing space.
+    /// The integers a value of kind `integer` may hold: a 64-bit integer's, what an app decodes into `Int`.
+    /// A larger one would reach it as `1e+20` (a template echoing it) or fail its decoding: it is refused.
+    package static let integerRange = Int64.min...Int64.max
+
+    /// Digits with an optional sign, within ``integerRange``; a path or query value gets no leading or trailing
+    /// space.
     private static func isInteger(_ text: String) -> Bool {
         var text = text
         return text.withUTF8(isInteger)
@@ -54,13 +58,21 @@ package struct FieldType: Sendable, Hashable, CustomStringConvertible {
 
     private static func isInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
-        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index = 1 }
+        let negative = bytes.first == UInt8(ascii: "-")
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || negative { index = 1 }
         guard index < bytes.count else { return false }
+        // Accumulated as a negative number, whose range reaches one further: Int64.min has no positive twin.
+        var value: Int64 = 0
         while index < bytes.count {
-            guard bytes[index] &- UInt8(ascii: "0") < 10 else { return false }
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return false }
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (next, underflowed) = shifted.subtractingReportingOverflow(Int64(digit))
+            guard !overflowed, !underflowed else { return false }
+            value = next
             index += 1
         }
-        return true
+        return negative || value != Int64.min
     }
 
     /// Whether a JSON body field has this type.
@@ -69,7 +81,8 @@ package struct FieldType: Sendable, Hashable, CustomStringConvertible {
         case (_, .null): isOptional
         case (.string, .string), (.boolean, .bool), (.json, _): true
         case (.number, .number): true
-        case (.integer, .number(let number)): number.rounded() == number
+        // Within the 64-bit range as a Double tells it: 2^63 and beyond are out.
+        case (.integer, .number(let number)): number.rounded() == number && number >= -0x1p63 && number < 0x1p63
         default: false
         }
     }

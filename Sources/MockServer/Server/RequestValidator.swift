@@ -121,7 +121,7 @@ struct RequestValidator {
 
     static func article(_ type: FieldType) -> String {
         switch type.kind {
-        case .integer: "an integer"
+        case .integer: "an integer in \(FieldType.integerRange.lowerBound)...\(FieldType.integerRange.upperBound)"
         case .json: "a JSON document"
         case .file: "a file"
         default: "a " + type.kind.rawValue

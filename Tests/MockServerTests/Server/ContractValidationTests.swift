@@ -42,6 +42,26 @@ import TestSupport
         }
     }
 
+    /// An integer beyond 64 bits is refused where it arrives, naming the parameter and the range, in the query, the
+    /// path and a JSON body alike: the app's `Int` could not hold it (a template would echo it as `1e+20`).
+    @Test func integerBeyond64Bits_IsA400_NamingTheRange() async throws {
+        try await withServer { server in
+            let client = try RawClient(port: server.port)
+            let range = "is not an integer in -9223372036854775808...9223372036854775807"
+            let query = try send(client, "GET", "/api/products?page_no=99999999999999999999&items_per_page=20")
+            #expect(query.status == 400 && query.text.contains(#"query parameter page_no: \"99999999999999999999\" "# + range),
+                    "\(query.text)")
+            #expect(try send(client, "GET", "/api/products?page_no=9223372036854775807&items_per_page=20").status == 200)
+            let path = try send(client, "GET", "/api/products/9223372036854775808")
+            #expect(path.status == 400 && path.text.contains("path parameter id") && path.text.contains(range), "\(path.text)")
+            let body = try client.request("PUT", "/api/v1/question", headers: ["Authorization": "Bearer t",
+                                                                                 "Content-Type": "application/json"],
+                                          body: #"{"index": 99999999999999999999, "myAnswer": "a"}"#)
+            #expect(body.status == 400 && body.text.contains("body field index") && body.text.contains("not an integer"),
+                    "\(body.text)")
+        }
+    }
+
     /// A connection's requests are served by one event loop, which keeps what each method and target decided: a
     /// target seen before gets the same verdict, and what each request's own headers say is checked anew.
     @Test func repeatedTarget_GetsTheSameVerdict_ItsHeadersCheckedEachTime() async throws {
@@ -50,7 +70,8 @@ import TestSupport
             let mistyped = "/api/products?page_no=x&items_per_page=2"
             for _ in 0..<2 {
                 #expect(try send(client, "GET", mistyped).status == 400)
-                #expect(server.journal.entries().last?.violations == [#"query parameter page_no: "x" is not an integer"#])
+                #expect(server.journal.entries().last?.violations
+                    == [#"query parameter page_no: "x" is not an integer in -9223372036854775808...9223372036854775807"#])
             }
             #expect(try send(client, "GET", "/api/products?page_no=1&items_per_page=2").status == 200)
             #expect(try send(client, "GET", mistyped).status == 400)
