@@ -1,9 +1,10 @@
 /// The admin API's paths: everything under ``prefix`` is the mock's own, never a contract's endpoint.
 public enum AdminPath {
-    /// The first segment of every admin path, between slashes.
-    public static let segment = "__mock"
+    /// The first segment of every admin path, between slashes. Inlinable, as the server compares every request's
+    /// first segment with it: a stored constant of another module is reached through a lazy initializer's check.
+    @inlinable public static var segment: String { "__mock" }
     /// `/__mock/`.
-    public static let prefix = "/" + segment + "/"
+    @inlinable public static var prefix: String { "/__mock/" }
 
     /// The admin routes: each path below ``prefix`` (`{id}` and `{domain}` stand for a name) and its methods.
     public static let routes: [(path: String, methods: [String])] = [

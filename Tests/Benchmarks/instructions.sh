@@ -8,7 +8,8 @@
 # once with no more requests and once with 8 keep-alive connections each sending that many benchmark requests;
 # prints the difference per request. The server
 # serves the products page as a static fixture from a contract of its own (as run.sh's table does), so
-# the figure compares across versions; TEMPLATED=1 serves the same bytes from a template instead.
+# the figure compares across versions; TEMPLATED=1 serves the same bytes from a template instead; RULES=1 by the last of
+# 20 scenarios with a `when` (the first 19 do not hold).
 # APP_HEADERS=1 sends the fields an iOS app's URLSession request carries (User-Agent, Accept-Language, a bearer
 # token and so on) besides Host, to see what longer values cost.
 # STAGES=1 also breaks the figure down by stage (parse, route, validate, scenario, body, journal, response
@@ -30,7 +31,7 @@ trap cleanup EXIT
 command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
 source Tests/Benchmarks/release-binary.sh
 
-python3 Tests/Benchmarks/bench-contract.py "$WORK" Fixtures/products/list.json "${TEMPLATED:-}"
+python3 Tests/Benchmarks/bench-contract.py "$WORK" Fixtures/products/list.json "${TEMPLATED:-}" "${RULES:-}"
 
 cat > "$WORK/client.py" <<'PY'
 import socket, sys, threading

@@ -580,12 +580,13 @@ LUA
     local h2o=$((${#labels[@]} - 3)) floor=$((${#labels[@]} - 1)) loads
     read -r -a loads <<<"$LOADS"
     # Ours at 16 connections on other paths: the templated copy; the resource's static item and store item.
-    local path_labels=("templated GET /api/products/templated" "static GET /static/1 (the item's bytes)" "store GET /items/1")
-    local path_pids=("" "$resource_pid" "$resource_pid") # the first, ours, set each run
-    local path_ports=("$OUR_PORT" "$resource_port" "$resource_port")
-    local path_targets=("$TEMPLATED" /static/1 /items/1)
+    local path_labels=("templated GET /api/products/templated" "static GET /static/1 (the item's bytes)" "store GET /items/1"
+                       "when: the 20th of 20 rules holds, GET /api/products/ruled")
+    local path_pids=("" "$resource_pid" "$resource_pid" "") # ours' (the first and the last) set each run
+    local path_ports=("$OUR_PORT" "$resource_port" "$resource_port" "$OUR_PORT")
+    local path_targets=("$TEMPLATED" /static/1 /items/1 "$RULED")
     local path_bytes=("$(wc -c <"$FIXTURE")" "$(wc -c <"$WORK/resources-$resource_port/Fixtures/item.json")")
-    path_bytes+=("${path_bytes[1]}")
+    path_bytes+=("${path_bytes[1]}" "${path_bytes[0]}")
 
     declare -A runs=() # "server load" or "path n" -> one line a run: "req/s p99 CPU-µs errors user-µs system-µs"
     local stolen_before
@@ -605,6 +606,7 @@ LUA
             $CLIENT_CPU wrk -t1 -c16 -d1s "http://127.0.0.1:${ports[$i]}$TARGET" >/dev/null
         done
         path_pids[0]=${pids[0]}
+        path_pids[3]=${pids[0]}
         # Ours and floor.c, whose ratio is the CPU target, are measured one right after the other, then the rest: the
         # host's speed drifts between runs (one server's system time per request went 6.6 to 8.8 µs from one 4-second
         # run to the next), and at the two ends of the table's order the pair was measured up to half a minute apart.
@@ -700,8 +702,9 @@ LUA
     echo "| static GET /api/products | ${path_bytes[0]} | $static_rps | $static_cpu | 1.00x | 1.00x |"
     for i in "${!path_labels[@]}"; do
         rps=$(cell "path $i" 1); cpu=$(cell "path $i" 3)
-        # The store's item is set against the static fixture of its own bytes, the row above it.
+        # The store's item is set against the static fixture of its own bytes, the row above it; the rest against ours'.
         if [ "$i" = 2 ]; then static_rps=$(cell "path 1" 1); static_cpu=$(cell "path 1" 3); fi
+        if [ "$i" = 3 ]; then static_rps=$(cell "0 16" 1); static_cpu=$(cell "0 16" 3); fi
         if [ "$i" = 1 ]; then
             echo "| ${path_labels[$i]} | ${path_bytes[$i]} | $rps | $cpu | | |"
         else
@@ -787,6 +790,12 @@ for key, placeholder in (('"page_no": 1,', '"page_no": {{query.page_no}},'),
 open(work + "/dynamic/Fixtures/list-template.json", "w").write(text)
 json.dump({"domain": "templated", "endpoints": [endpoint("templated", "/api/products/templated", "list-template.json", True)]},
           open(work + "/dynamic/Contracts/templated.json", "w"))
+# The same bytes from the last of 20 scenarios whose `when` reads page_no: the first 19 are tested and do not hold.
+ruled = endpoint("ruled", "/api/products/ruled", "list.json")
+success = ruled["scenarios"][0]
+ruled["scenarios"] = [dict(success, name="rule%d" % i, when={"query": {"page_no": str(100 + i)}}) for i in range(1, 20)] \
+    + [dict(success, name="rule20", when={"query": {"page_no": "1"}})]
+json.dump({"domain": "ruled", "endpoints": [ruled]}, open(work + "/dynamic/Contracts/ruled.json", "w"))
 PY
 
 # --- ours: one event-loop thread, like nginx's one worker ---------------------------------------
@@ -815,6 +824,8 @@ serves ours "http://127.0.0.1:$OUR_PORT$TARGET" "$FIXTURE"
 serves nginx "http://127.0.0.1:$NGINX_PORT$TARGET" "$FIXTURE"
 TEMPLATED="/api/products/templated?page_no=1&items_per_page=20"
 serves "the template" "http://127.0.0.1:$OUR_PORT$TEMPLATED" "$FIXTURE"
+RULED="/api/products/ruled?page_no=1&items_per_page=20"
+serves "the 20th when rule" "http://127.0.0.1:$OUR_PORT$RULED" "$FIXTURE"
 
 if [ "$ONLY" = floor ]; then
     floor_table

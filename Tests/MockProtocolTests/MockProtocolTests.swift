@@ -47,3 +47,9 @@ struct AdminPathTests {
         #expect(AdminPath.routes.allSatisfy { !$0.methods.isEmpty })
     }
 }
+
+struct AdminPathSpellingTests {
+    @Test func segmentAndPrefix_SpellTheSamePath() {
+        #expect(AdminPath.prefix == "/" + AdminPath.segment + "/")
+    }
+}

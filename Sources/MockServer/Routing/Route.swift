@@ -23,6 +23,8 @@ final class Route: Sendable {
     let plays: [ScenarioPlay]
     /// The scenarios with a `when`, in contract order: the first whose rules hold for a request plays.
     let rulePlays: [ScenarioPlay]
+    /// Whether ``rulePlays`` has any: a request to an endpoint without rules reads nothing of itself for them.
+    let hasRules: Bool
     /// The scenario played when neither a request, the admin API, a `when` rule nor the domain's state names
     /// one: the server-wide `--scenario` if the endpoint has it, else the first scenario without `when`; `nil`
     /// when every scenario has a `when` (a request none holds for then gets a near-miss 404).
@@ -64,6 +66,7 @@ final class Route: Sendable {
         }
         self.plays = plays
         rulePlays = plays.filter { $0.rules != nil }
+        hasRules = !rulePlays.isEmpty
         let serverPlay = plays.first { $0.name == serverScenario }
         defaultPlay = serverPlay ?? plays.first { $0.rules == nil }
         defaultReason = serverPlay == nil ? .first : .server

@@ -73,9 +73,7 @@ final class ScenarioStore: Sendable {
             return Selection(chosen: requested, play: requested, reason: .header, step: nil, counter: 0,
                              session: SessionTable.defaultSession)
         }
-        guard route.defaultIsPlain, let play = route.defaultPlay,
-              sessions.readMain({ $0.scenarios.overrides.isEmpty || $0.scenarios.overrides[route.id] == nil })
-        else { return nil }
+        guard route.defaultIsPlain, let play = route.defaultPlay, !sessions.mainOverrides(route.id) else { return nil }
         return Selection(chosen: play, play: play, reason: route.defaultReason, step: nil, counter: 0,
                          session: SessionTable.defaultSession)
     }

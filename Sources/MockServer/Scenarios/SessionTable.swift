@@ -41,7 +41,8 @@ final class SessionTable: Sendable {
     }
 
     private struct State {
-        var main = Record()
+        /// Never `nil` but while ``withRecord(_:creating:_:)`` has it moved out.
+        var main: Record? = Record()
         var named: [String: Record] = [:]
         var nextSweep: UInt64 = 0
     }
@@ -63,10 +64,14 @@ final class SessionTable: Sendable {
     func withRecord<T, E: Error>(_ id: String, creating: Bool, _ body: (inout Record?) throws(E) -> T) throws(E) -> T {
         if id == Self.defaultSession {
             return try state.withValue { state throws(E) in
-                // Moved out and back, so that `record` holds the only reference and changes in place.
-                var record: Record? = state.main
-                state.main = Record()
-                defer { state.main = record ?? Record() }
+                // Swapped out and back, so that `record` holds the only reference and changes in place, and no
+                // empty record is made to stand in for it meanwhile.
+                var record: Record? = nil
+                swap(&record, &state.main)
+                defer {
+                    swap(&record, &state.main)
+                    if state.main == nil { state.main = Record() }
+                }
                 return try body(&record)
             }
         }
@@ -89,9 +94,13 @@ final class SessionTable: Sendable {
         }
     }
 
-    /// Reads the default session's record without moving it.
-    func readMain<T>(_ body: (Record) -> T) -> T {
-        state.withValue { body($0.main) }
+    /// Whether the default session has an admin override for `endpointID`: the one question of the request path's
+    /// fast lane (``ScenarioStore``), asked in place.
+    func mainOverrides(_ endpointID: String) -> Bool {
+        state.withValue { state in
+            guard let overrides = state.main?.scenarios.overrides, !overrides.isEmpty else { return false }
+            return overrides[endpointID] != nil
+        }
     }
 
     private static func evictOldest(_ named: inout [String: Record]) {
@@ -124,7 +133,9 @@ final class SessionTable: Sendable {
     func dropAll(resettingMain resetMain: (inout Record) -> Void) {
         state.withValue { state in
             state.named = [:]
-            resetMain(&state.main)
+            var main = state.main ?? Record()
+            resetMain(&main)
+            state.main = main
         }
     }
 
@@ -132,17 +143,14 @@ final class SessionTable: Sendable {
     /// reset of every session's items); records left pristine are dropped.
     func updateAll(_ body: (_ id: String, inout Record) -> Void) {
         state.withValue { state in
-            body(Self.defaultSession, &state.main)
+            var main = state.main ?? Record()
+            body(Self.defaultSession, &main)
+            state.main = main
             for id in Array(state.named.keys) {
                 guard var record = state.named.removeValue(forKey: id) else { continue }
                 body(id, &record)
                 if !record.isPristine { state.named[id] = record }
             }
         }
-    }
-
-    /// Reads the default session's record and every named one's, under one lock section.
-    func readAll<T>(_ body: (_ main: Record, _ named: [String: Record]) -> T) -> T {
-        state.withValue { body($0.main, $0.named) }
     }
 }

@@ -207,7 +207,7 @@ final class RequestHandler: HTTPResponder {
         }
 
         // What `when` rules read of the request, for an endpoint that has any.
-        let facts = route.rulePlays.isEmpty ? nil : RequestFacts(request, parameters: parameters)
+        let facts = route.hasRules ? RequestFacts(request, parameters: parameters) : nil
         let validation = RequestValidator.validate(request, against: route, targetViolations: targetViolations)
         if !validation.violations.isEmpty {
             let named = scenarios.select(route, requested: requested, session: session, advancing: false, facts: facts)
