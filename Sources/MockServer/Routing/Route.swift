@@ -21,10 +21,17 @@ final class Route: Sendable {
     let headers: Fields
     /// The endpoint's scenarios, in contract order.
     let plays: [ScenarioPlay]
-    /// The scenarios with a `when`, in contract order: the first whose rules hold for a request plays.
-    let rulePlays: [ScenarioPlay]
-    /// Whether ``rulePlays`` has any: a request to an endpoint without rules reads nothing of itself for them.
+    /// The scenarios with a `when` and their compiled rules, in contract order: the first whose rules hold for a
+    /// request plays.
+    let ruleSets: [(play: ScenarioPlay, rules: CompiledRules)]
+    /// The parts of a request the rules read, each once: a condition names its part by index here, and a request's
+    /// ``RequestFacts`` looks each up once however many conditions read it.
+    let ruleSources: [RuleCondition.Source]
+    /// Whether ``ruleSets`` has any: a request to an endpoint without rules reads nothing of itself for them.
     let hasRules: Bool
+    /// Whether every rule reads the target alone (query and path parameters): then the target decides which rule
+    /// holds, and an event loop's ``TargetMemo`` keeps the answer.
+    let rulesReadTargetOnly: Bool
     /// The scenario played when neither a request, the admin API, a `when` rule nor the domain's state names
     /// one: the server-wide `--scenario` if the endpoint has it, else the first scenario without `when`; `nil`
     /// when every scenario has a `when` (a request none holds for then gets a near-miss 404).
@@ -65,13 +72,24 @@ final class Route: Sendable {
                                                     steps: scenario.sequence?.steps.compactMap { ordinary[$0] } ?? [])
         }
         self.plays = plays
-        rulePlays = plays.filter { $0.rules != nil }
-        hasRules = !rulePlays.isEmpty
+        var sources: [RuleCondition.Source] = []
+        ruleSets = zip(endpoint.scenarios, plays).compactMap { scenario, play in
+            guard !scenario.when.isEmpty else { return nil }
+            return (play, CompiledRules(scenario.when, sources: &sources))
+        }
+        ruleSources = sources
+        hasRules = !ruleSets.isEmpty
+        rulesReadTargetOnly = sources.allSatisfy {
+            switch $0 {
+            case .query, .pathParameter: true
+            case .header, .cookie, .body: false
+            }
+        }
         let serverPlay = plays.first { $0.name == serverScenario }
-        defaultPlay = serverPlay ?? plays.first { $0.rules == nil }
+        defaultPlay = serverPlay ?? plays.first { !$0.hasRules }
         defaultReason = serverPlay == nil ? .first : .server
         stateScenarios = endpoint.whenState.compactMapValues { name in plays.first { $0.name == name } }
-        defaultIsPlain = stateScenarios.isEmpty && rulePlays.isEmpty && defaultPlay.map { !$0.changesState } ?? false
+        defaultIsPlain = stateScenarios.isEmpty && !hasRules && defaultPlay.map { !$0.changesState } ?? false
     }
 
     /// The domain's state given the one a session has set: that one if the contracts declare it, else the
@@ -93,5 +111,14 @@ final class Route: Sendable {
     /// Fields by name, so violations are always reported in the same order.
     static func sorted(_ fields: [String: FieldType]) -> Fields {
         fields.sorted { $0.key < $1.key }.map { (name: $0.key, type: $0.value) }
+    }
+
+    /// The first scenario, in contract order, with a `when` rule that holds for the request: its index in
+    /// ``ruleSets`` and the rule's in its `when`.
+    func firstHolding(_ facts: RequestFacts) -> (set: Int, rule: Int)? {
+        for (index, set) in ruleSets.enumerated() {
+            if let rule = set.rules.firstHolding(facts) { return (index, rule) }
+        }
+        return nil
     }
 }

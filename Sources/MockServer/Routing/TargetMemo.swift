@@ -39,6 +39,10 @@ final class TargetMemo {
         /// The key's bytes and where its target starts, as kept.
         fileprivate let key: [UInt8]
         fileprivate let targetStart: Int
+        /// For a route whose `when` rules read only the target (query and path parameters): which rule held, once
+        /// a request found out. The target decides it, so the next request with this target tests nothing. Set
+        /// and read by this verdict's event loop alone, as the memo is.
+        @exclusivity(unchecked) var ruled: RuleOutcome = .unknown
 
         init(match: Router.Match, violations: [String], key: [UInt8] = [], targetStart: Int = 0) {
             self.match = match
@@ -46,6 +50,14 @@ final class TargetMemo {
             self.key = key
             self.targetStart = targetStart
         }
+    }
+
+    /// Which `when` rule of a route holds for a target, as a ``Verdict`` keeps it.
+    enum RuleOutcome {
+        case unknown
+        case none
+        /// The index in ``Route/ruleSets``, and the rule's in that scenario's `when`.
+        case holding(set: Int, rule: Int)
     }
 
     /// The memo has 2^slotBits slots.

@@ -1,81 +1,157 @@
 import ContractModel
 
 /// A scenario's `when`, compiled once at load: regular expressions built, values turned into the text they
-/// compare with, so that a request pays for the comparisons alone.
-struct CompiledRules: Sendable {
-    /// Any one must hold; each holds when all its conditions do.
-    let rules: [[CompiledCondition]]
+/// compare with, and laid out flat (one array of tests, one of the parts they read, one of where each rule
+/// ends), so that testing 20 rules walks three arrays and copies no condition.
+final class CompiledRules: Sendable {
+    /// Each rule's conditions as the contract wrote them: for the near-miss report.
+    let conditions: [[RuleCondition]]
+    /// Every rule's tests, one rule after another.
+    private let tests: [MatcherTest]
+    /// The slot in the route's ``Route/ruleSources`` that each test reads.
+    private let slots: [Int]
+    /// Where each rule's tests end in ``tests``.
+    private let ends: [Int]
 
-    init(_ rules: [RequestRule]) {
-        self.rules = rules.map { $0.conditions.map(CompiledCondition.init) }
+    /// - Parameter sources: The route's parts read so far: each condition's part is found there, or added.
+    init(_ rules: [RequestRule], sources: inout [RuleCondition.Source]) {
+        conditions = rules.map(\.conditions)
+        var tests: [MatcherTest] = []
+        var slots: [Int] = []
+        var ends: [Int] = []
+        for rule in rules {
+            for condition in rule.conditions {
+                let slot = sources.firstIndex(of: condition.source) ?? {
+                    sources.append(condition.source)
+                    return sources.count - 1
+                }()
+                tests.append(MatcherTest(condition.matcher))
+                slots.append(slot)
+            }
+            ends.append(tests.count)
+        }
+        self.tests = tests
+        self.slots = slots
+        self.ends = ends
     }
 
     /// The index of the first rule that holds for `facts`, or `nil`.
     func firstHolding(_ facts: RequestFacts) -> Int? {
-        rules.firstIndex { rule in rule.allSatisfy { $0.holds(facts) } }
-    }
-}
-
-/// One condition, ready to test.
-struct CompiledCondition: Sendable {
-    let condition: RuleCondition
-    private let test: CompiledMatcher
-
-    init(_ condition: RuleCondition) {
-        self.condition = condition
-        test = CompiledMatcher(condition.matcher)
+        var start = 0
+        for (rule, end) in ends.enumerated() {
+            if holds(from: start, to: end, facts) { return rule }
+            start = end
+        }
+        return nil
     }
 
-    func holds(_ facts: RequestFacts) -> Bool { test.holds(facts.value(of: condition.source)) }
+    /// For the near-miss report: how many conditions of rule `rule` hold, and the first that does not.
+    func check(rule: Int, _ facts: RequestFacts) -> (held: Int, failed: RuleCondition?) {
+        let start = rule == 0 ? 0 : ends[rule - 1]
+        var held = 0
+        var failed: RuleCondition?
+        for index in start..<ends[rule] {
+            if tests[index].holds(facts.value(at: slots[index])) {
+                held += 1
+            } else if failed == nil {
+                failed = conditions[rule][index - start]
+            }
+        }
+        return (held, failed)
+    }
 
-    /// What the request had for this condition's part, for the near-miss report: its text, its JSON, or `nil`.
-    func actual(in facts: RequestFacts) -> JSONValue? {
-        switch facts.value(of: condition.source) {
-        case .text(let text)?: .string(text)
-        case .json(let value)?: value
-        case nil: nil
+    /// What the request had for the part a failed condition of `rule` reads: its text, its JSON, or `nil`.
+    func actual(of condition: RuleCondition, rule: Int, _ facts: RequestFacts) -> JSONValue? {
+        let start = rule == 0 ? 0 : ends[rule - 1]
+        guard let offset = conditions[rule].firstIndex(of: condition) else { return nil }
+        switch facts.value(at: slots[start + offset]) {
+        case .text(let text)?: return .string(text)
+        case .json(let value)?: return value
+        case nil: return nil
         }
     }
+
+    private func holds(from start: Int, to end: Int, _ facts: RequestFacts) -> Bool {
+        var index = start
+        while index < end {
+            guard tests[index].holds(facts.value(at: slots[index])) else { return false }
+            index += 1
+        }
+        return true
+    }
 }
 
-/// A ``Matcher`` with its regular expression compiled.
-indirect enum CompiledMatcher: Sendable {
-    case equals(JSONValue, text: String?)
-    case oneOf([CompiledMatcher])
-    case prefix(String)
-    case contains(String)
-    case regex(SendableRegex)
-    case present(Bool)
-    case not(CompiledMatcher)
+/// A ``Matcher`` ready to test: a reference, so that a rule's tests are walked without copying their strings,
+/// and its regular expression compiled.
+final class MatcherTest: Sendable {
+    private enum Kind {
+        case equals, oneOf, prefix, contains, regex, present, not
+    }
+
+    private let kind: Kind
+    /// ``Matcher/equals(_:)``'s value, and the text it compares with a text part.
+    private let json: JSONValue
+    private let text: String?
+    /// ``Matcher/oneOf(_:)``'s options, or ``Matcher/not(_:)``'s matcher.
+    private let inner: [MatcherTest]
+    private let regex: SendableRegex?
+    private let flag: Bool
 
     init(_ matcher: Matcher) {
+        var json = JSONValue.null
+        var text: String?
+        var inner: [MatcherTest] = []
+        var regex: SendableRegex?
+        var flag = false
         switch matcher {
-        case .equals(let value): self = .equals(value, text: Matcher.text(of: value))
-        case .oneOf(let values): self = .oneOf(values.map { .equals($0, text: Matcher.text(of: $0)) })
-        case .prefix(let text): self = .prefix(text)
-        case .contains(let text): self = .contains(text)
-        case .regex(let pattern): self = .regex(SendableRegex(pattern))
-        case .present(let flag): self = .present(flag)
-        case .not(let inner): self = .not(CompiledMatcher(inner))
+        case .equals(let value):
+            kind = .equals
+            json = value
+            text = Matcher.text(of: value)
+        case .oneOf(let values):
+            kind = .oneOf
+            inner = values.map { MatcherTest(.equals($0)) }
+        case .prefix(let prefix):
+            kind = .prefix
+            text = prefix
+        case .contains(let part):
+            kind = .contains
+            text = part
+        case .regex(let pattern):
+            kind = .regex
+            regex = SendableRegex(pattern)
+        case .present(let present):
+            kind = .present
+            flag = present
+        case .not(let matcher):
+            kind = .not
+            inner = [MatcherTest(matcher)]
         }
+        self.json = json
+        self.text = text
+        self.inner = inner
+        self.regex = regex
+        self.flag = flag
     }
 
     func holds(_ value: RequestFacts.Value?) -> Bool {
-        switch self {
-        case .present(let flag): return (value != nil) == flag
-        case .not(let inner): return !inner.holds(value)
-        case .oneOf(let options): return options.contains { $0.holds(value) }
-        case .equals(let expected, let text):
+        switch kind {
+        case .present: return (value != nil) == flag
+        case .not: return !inner[0].holds(value)
+        case .oneOf: return inner.contains { $0.holds(value) }
+        case .equals:
             switch value {
             case .text(let actual)?: return text == actual
             // A JSON value equals as JSON; a string in the contract also equals a number or boolean spelled as it.
             case .json(let actual)?:
-                return actual == expected || (expected.isString && text != nil && Matcher.text(of: actual) == text)
+                if actual == json { return true }
+                guard case .string = json, let text else { return false }
+                return Matcher.text(of: actual) == text
             case nil: return false
             }
-        case .prefix(let prefix): return Self.text(value).map { $0.hasPrefix(prefix) } ?? false
-        case .contains(let part): return Self.text(value).map { $0.contains(part) } ?? false
-        case .regex(let regex): return Self.text(value).map(regex.matchesWhole) ?? false
+        case .prefix: return Self.text(value).map { $0.hasPrefix(text ?? "") } ?? false
+        case .contains: return Self.text(value).map { $0.contains(text ?? "") } ?? false
+        case .regex: return Self.text(value).map { regex?.matchesWhole($0) ?? false } ?? false
         }
     }
 
@@ -101,8 +177,4 @@ struct SendableRegex: @unchecked Sendable {
         guard let regex else { return false }
         return (try? regex.wholeMatch(in: text)) != nil
     }
-}
-
-private extension JSONValue {
-    var isString: Bool { if case .string = self { true } else { false } }
 }

@@ -11,21 +11,21 @@ struct NearMiss {
     let body: [UInt8]
 
     init(route: Route, facts: RequestFacts?) {
-        var best: (play: ScenarioPlay, rule: Int, held: Int, failed: CompiledCondition)?
+        var best: (play: ScenarioPlay, rules: CompiledRules, rule: Int, held: Int, failed: RuleCondition)?
         if let facts {
-            for play in route.rulePlays {
-                for (index, rule) in (play.rules?.rules ?? []).enumerated() {
-                    guard let failed = rule.first(where: { !$0.holds(facts) }) else { continue }
-                    let held = rule.filter { $0.holds(facts) }.count
-                    if best == nil || held > best?.held ?? 0 { best = (play, index, held, failed) }
+            for (play, rules) in route.ruleSets {
+                for index in rules.conditions.indices {
+                    let (held, failed) = rules.check(rule: index, facts)
+                    guard let failed else { continue }
+                    if best == nil || held > best?.held ?? 0 { best = (play, rules, index, held, failed) }
                 }
             }
         }
         var fields: [String: JSONValue] = ["status": .integer(404), "endpoint": .string(route.id), "data": .null]
         var message = "no scenario of \(route.id) applies to this request: each has a when, and none holds"
         if let best, let facts {
-            let condition = best.failed.condition
-            let actual = best.failed.actual(in: facts)
+            let condition = best.failed
+            let actual = best.rules.actual(of: condition, rule: best.rule, facts)
             let had = actual.map { "the request had " + String(decoding: $0.serialized, as: UTF8.self) }
                 ?? "the request had none"
             message += "; closest: \"\(best.play.name)\" (when[\(best.rule)]), where \(condition.source.description) "

@@ -27,8 +27,8 @@ final class ScenarioPlay: Sendable {
     let dribble: Dribble?
     /// The state the domain moves to when this scenario plays.
     let setState: String?
-    /// Its `when`: the scenario plays for a request that one of these rules holds for; `nil` without one.
-    let rules: CompiledRules?
+    /// Whether it has a `when` (its rules are compiled with the route's, ``Route/ruleSets``).
+    let hasRules: Bool
     let action: Action
 
     /// Whether playing it changes a session: a sequence moves on, a state is set, a template's counter counts.
@@ -62,7 +62,7 @@ final class ScenarioPlay: Sendable {
         bandwidth = nil
         dribble = nil
         setState = nil
-        rules = scenario.when.isEmpty ? nil : CompiledRules(scenario.when)
+        hasRules = !scenario.when.isEmpty
         action = .sequence(steps, scenario.sequence ?? ScenarioSequence(steps: [], afterLast: .repeatLast))
     }
 
@@ -80,7 +80,7 @@ final class ScenarioPlay: Sendable {
         bandwidth = scenario.bandwidth
         dribble = scenario.dribble
         setState = scenario.setState
-        rules = scenario.when.isEmpty ? nil : CompiledRules(scenario.when)
+        hasRules = !scenario.when.isEmpty
         let contentType = ("Content-Type", scenario.contentType ?? endpoint.contentType)
         let names = MockHeader.naming(endpoint: endpoint.id, scenario: scenario.name)
         if scenario.proxy {

@@ -19,17 +19,16 @@ final class ScenarioStore: Sendable {
     ///   - advancing: Whether the request is answered by the scenario, so that a sequence moves on, the
     ///     domain takes the scenario's state and a template's counter counts; `false` only names it (for a
     ///     request refused before it is played).
-    ///   - facts: The request, for the endpoint's `when` rules; `nil` skips them (the admin API's listing).
+    ///   - ruled: The scenario whose `when` holds for the request and the rule's index (``Route/firstHolding(_:)``),
+    ///     if any; `nil` also where no request is at hand (the admin API's listing).
     /// - Returns: The selection, or `nil` when no scenario applies: every scenario has a `when`, none holds, and
     ///   neither the request, an override nor the domain's state names one.
     func select(_ route: Route, requested: ScenarioPlay?, session: String, advancing: Bool,
-                facts: RequestFacts? = nil) -> Selection? {
+                ruled: (play: ScenarioPlay, rule: Int)? = nil) -> Selection? {
         // The common case, the default session playing a scenario that changes nothing, takes at most one
         // look-up under the lock and copies no session state.
         if session == SessionTable.defaultSession, let plain = plainSelection(route, requested: requested) { return plain }
         let id = session
-        // Rules read the request, not the session: tested before the lock is taken.
-        let ruled = requested == nil ? facts.flatMap { Self.firstHolding(route, $0) } : nil
         return sessions.withRecord(session, creating: advancing) { record in
             guard let (chosen, reason) = Self.choose(route, requested: requested, ruled: ruled?.play,
                                                      in: record?.scenarios ?? SessionState())
@@ -55,14 +54,6 @@ final class ScenarioStore: Sendable {
             return Selection(chosen: chosen, play: play, reason: reason, step: step, rule: reason == .when ? ruled?.rule : nil,
                              counter: counter, session: id)
         }
-    }
-
-    /// The first scenario, in contract order, with a `when` rule that holds for the request, and that rule's index.
-    private static func firstHolding(_ route: Route, _ facts: RequestFacts) -> (play: ScenarioPlay, rule: Int)? {
-        for play in route.rulePlays {
-            if let rule = play.rules?.firstHolding(facts) { return (play, rule) }
-        }
-        return nil
     }
 
     /// The selection for the default session when it is simply the requested scenario, or the route's

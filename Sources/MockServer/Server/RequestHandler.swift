@@ -181,13 +181,14 @@ final class RequestHandler: HTTPResponder {
                                             headers: [("Allow", allowHeader)])
             return journaled(response, entry(request, status: 405))
         case .route(let route, let parameters):
-            let reply = answer(to: request, route: route, parameters: parameters, targetViolations: verdict.violations)
+            let reply = answer(to: request, route: route, parameters: parameters, verdict: verdict)
             return cors.map { $0.decorate(reply, for: request) } ?? reply
         }
     }
 
     private func answer(to request: HTTPRequest, route: Route, parameters: [String: String],
-                        targetViolations: [String]) -> Reply {
+                        verdict: TargetMemo.Verdict) -> Reply {
+        let targetViolations = verdict.violations
         // The scenario first, so that every answer for an endpoint names it, a refusal included.
         var requested: ScenarioPlay?
         if let name = request.headers[mockNames.scenario] {
@@ -206,11 +207,12 @@ final class RequestHandler: HTTPResponder {
             return journaled(response, entry(request, endpoint: route.id, status: 400, violations: [violation]))
         }
 
-        // What `when` rules read of the request, for an endpoint that has any.
-        let facts = route.hasRules ? RequestFacts(request, parameters: parameters) : nil
+        // The scenario a `when` rule picks, for an endpoint with rules and a request that names none itself.
+        let ruled = route.hasRules && requested == nil ? ruleMatch(request, route: route, parameters: parameters,
+                                                                   verdict: verdict) : nil
         let validation = RequestValidator.validate(request, against: route, targetViolations: targetViolations)
         if !validation.violations.isEmpty {
-            let named = scenarios.select(route, requested: requested, session: session, advancing: false, facts: facts)
+            let named = scenarios.select(route, requested: requested, session: session, advancing: false, ruled: ruled)
             let status: HTTPStatus = validation.unauthorized ? .unauthorized : .badRequest
             let response = ServerJSON.error(
                 status, "the request breaks the contract of \(route.id): " + validation.violations.joined(separator: "; "),
@@ -236,7 +238,7 @@ final class RequestHandler: HTTPResponder {
             limitFields = RateLimitHeaders.fields(admission)
             guard admission.allowed else {
                 let named = scenarios.select(route, requested: requested, session: session, advancing: false,
-                                             facts: facts)
+                                             ruled: ruled)
                 let reason = "rate limit: more than \(limit.limit) requests in \(limit.windowSeconds) s "
                     + (limit.scope == .global ? "to \(route.id)" : "to \(route.id) in this session")
                 let response = ServerJSON.error(.tooManyRequests, reason, headers: RateLimitHeaders.retryAfter(admission, limit)
@@ -247,15 +249,36 @@ final class RequestHandler: HTTPResponder {
         }
         // HEAD asks what a GET would get without being one: it moves no sequence, state or counter.
         guard let selection = scenarios.select(route, requested: requested, session: session,
-                                               advancing: !request.isHead, facts: facts)
+                                               advancing: !request.isHead, ruled: ruled)
         else {
-            let miss = NearMiss(route: route, facts: facts)
+            let miss = NearMiss(route: route, facts: RequestFacts(request, parameters: parameters, sources: route.ruleSources))
             let response = HTTPResponse.json(.notFound, miss.body, headers: MockHeader.naming(endpoint: route.id, scenario: nil))
             return journaled(response, entry(request, endpoint: route.id, status: 404, reason: miss.message))
         }
         var reply = answer(to: request, route: route, selection: selection, parameters: parameters, profile: profile)
         reply.addFields(limitFields)
         return reply
+    }
+
+    /// The scenario whose `when` holds for the request, and the rule: tested anew, or, for rules that read the
+    /// target alone, as this loop's memo kept it for the target.
+    private func ruleMatch(_ request: HTTPRequest, route: Route, parameters: [String: String],
+                           verdict: TargetMemo.Verdict) -> (play: ScenarioPlay, rule: Int)? {
+        let outcome: TargetMemo.RuleOutcome
+        if route.rulesReadTargetOnly, case .unknown = verdict.ruled {
+            outcome = Self.outcome(route.firstHolding(RequestFacts(request, parameters: parameters, sources: route.ruleSources)))
+            verdict.ruled = outcome
+        } else if route.rulesReadTargetOnly {
+            outcome = verdict.ruled
+        } else {
+            outcome = Self.outcome(route.firstHolding(RequestFacts(request, parameters: parameters, sources: route.ruleSources)))
+        }
+        guard case .holding(let set, let rule) = outcome else { return nil }
+        return (route.ruleSets[set].play, rule)
+    }
+
+    private static func outcome(_ found: (set: Int, rule: Int)?) -> TargetMemo.RuleOutcome {
+        found.map { .holding(set: $0.set, rule: $0.rule) } ?? .none
     }
 
     private func answer(

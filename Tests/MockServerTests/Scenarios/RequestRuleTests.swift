@@ -35,6 +35,14 @@ import TestSupport
           ]
         },
         {
+          "id": "shelf", "method": "GET", "path": "/shelves/{id}",
+          "scenarios": [
+            { "name": "any", "status": 200, "body": "ok.json", "expect": "success" },
+            { "name": "top", "status": 200, "body": "ok.json", "expect": "success",
+              "when": { "pathParams": { "id": "top" }, "query": { "sort": { "present": false } } } }
+          ]
+        },
+        {
           "id": "orders", "method": "POST", "path": "/orders",
           "scenarios": [
             { "name": "noToken", "status": 401, "expect": "requestErr",
@@ -168,6 +176,24 @@ import TestSupport
             let contracts = try client.get("/__mock/contracts").text
             #expect(contracts.contains(#""gift":[{"body":{"/kind":"gift"}},{"query":{"gift":"1"}}]"#), "\(contracts)")
             #expect(contracts.contains(#""activeBecause":"when""#), "orders has no scenario without when")
+        }
+    }
+
+    /// Rules that read only the target (path and query) are decided once per target by each event loop's memo: a
+    /// repeated target gets the same rule, another target its own, and what outranks a rule still does.
+    @Test func targetOnlyRules_AreKeptPerTarget_AndStillYieldToAnOverride() async throws {
+        try await withRules { _, client in
+            var played: [String?] = []
+            for _ in 0..<3 {
+                for target in ["/shelves/top", "/shelves/top?sort=asc", "/shelves/low"] {
+                    played.append(try client.get(target).header(MockHeader.scenario))
+                }
+            }
+            #expect(played == Array(repeating: ["top", "any", "any"], count: 3).flatMap { $0 })
+            #expect(try client.request("PUT", "/__mock/scenarios/shelf", body: #"{"scenario": "any"}"#).status == 200)
+            #expect(try client.get("/shelves/top").header(MockHeader.scenario) == "any")
+            #expect(try client.request("DELETE", "/__mock/scenarios/shelf").status == 200)
+            #expect(try client.get("/shelves/top").header(MockHeader.scenario) == "top")
         }
     }
 }
