@@ -103,6 +103,10 @@ extension ContractParser {
                 report(at, "expected a string, found \(argument.typeName)")
                 return nil
             }
+            guard !text.isEmpty else {
+                report(at, "is empty, so it would hold for any value; use {\"present\": true} for that")
+                return nil
+            }
             if key == "prefix" { return .prefix(text) }
             if key == "contains" { return .contains(text) }
             do {

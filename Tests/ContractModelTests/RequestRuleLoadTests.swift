@@ -30,6 +30,7 @@ struct RequestRuleLoadTests {
         (#""fantasy""#, ".when", "expected an object"),
         (#"{ "query": { "q": { "present": "yes" } } }"#, ".when.query.q.present", "expected true or false"),
         (#"{ "query": { "q": { "oneOf": [] } } }"#, ".when.query.q.oneOf", "non-empty array"),
+        (#"{ "query": { "q": { "contains": "" } } }"#, ".when.query.q.contains", "is empty, so it would hold for any value"),
     ])
     func badRule_IsALoadError_NamingWhereAndWhy(when: String, path: String, reason: String) throws {
         let found = try loadProblems(contracts: ["books.json": Self.contract(when: when)])

@@ -1,6 +1,6 @@
 // System headers that Swift's Glibc module does not bring in (epoll, accept4, inotify, statfs, the CPU
-// affinity mask), a futex lock and a prefetch hint, for the HTTP core's platform layer only. Nothing here is
-// used on Darwin.
+// affinity mask), a futex lock and a prefetch hint, for the HTTP core's platform layer only; and on Darwin, the
+// process's environment, which Swift cannot name there.
 #ifndef C_SYSTEM_SHIMS_H
 #define C_SYSTEM_SHIMS_H
 
@@ -44,6 +44,17 @@ static inline void c_system_shims_unlock(uint32_t *word) {
 /// Asks the CPU to bring the cache line at `address` in for writing, without waiting for it (a hint; never faults).
 static inline void c_system_shims_prefetch_for_write(const void *address) {
     __builtin_prefetch(address, 1, 3);
+}
+#endif
+
+#ifdef __APPLE__
+#include <crt_externs.h>
+
+/// The process's environment as posix_spawn takes it: `environ` is not visible to Swift on Darwin, so it is read
+/// in C through `_NSGetEnviron`, as swift-foundation's `_FoundationCShims` (platform_shims.c) and
+/// swift-subprocess's `process_shims.c` read it.
+static inline char **c_system_shims_environ(void) {
+    return *_NSGetEnviron();
 }
 #endif
 

@@ -11,6 +11,7 @@
 // - pthread_create's start routine and pthread_key_create's destructor, both taking a non-optional pointer
 //   on Darwin: swift-nio (NIOPosix/ThreadPosix.swift).
 #if canImport(Darwin)
+import CSystemShims
 import Darwin
 import MachO.dyld // _NSGetExecutablePath; Darwin does not re-export it (swift-foundation imports it the same way)
 
@@ -97,6 +98,9 @@ public enum LibC {
         var size = UInt32(buffer.count)
         return _NSGetExecutablePath(&buffer, &size) == 0
     }
+
+    /// The process's environment, for posix_spawn (read in C: see `c_system_shims_environ`).
+    static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { c_system_shims_environ() }
 
     public static let descriptorLimitResource = RLIMIT_NOFILE
 

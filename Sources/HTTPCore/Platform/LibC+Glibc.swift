@@ -55,6 +55,9 @@ public enum LibC {
         return true
     }
 
+    /// The process's environment, for posix_spawn.
+    static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { environ }
+
     public static let descriptorLimitResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 
     /// The highest soft descriptor limit `setrlimit` accepts: Linux honours the hard limit as it is.

@@ -69,13 +69,8 @@ extension POSIX {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        #if canImport(Darwin)
-        let environment = _NSGetEnviron().pointee // `environ` is not visible to Swift on Darwin
-        #else
-        let environment = environ
-        #endif
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, path, &actions, &attributes, argv, environment)
+        let code = posix_spawn(&pid, path, &actions, &attributes, argv, LibC.environment)
         guard code == 0 else {
             close(input.1)
             close(output.0)

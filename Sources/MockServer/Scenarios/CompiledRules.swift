@@ -149,10 +149,22 @@ final class MatcherTest: Sendable {
                 return Matcher.text(of: actual) == text
             case nil: return false
             }
-        case .prefix: return Self.text(value).map { $0.hasPrefix(text ?? "") } ?? false
-        case .contains: return Self.text(value).map { $0.contains(text ?? "") } ?? false
+        // Compared as UTF-8 bytes, the same on every platform: with Foundation loaded, `contains` on Darwin is
+        // NSString's search, which treats text differently from the standard library's.
+        case .prefix: return Self.text(value).map { $0.utf8.starts(with: (text ?? "").utf8) } ?? false
+        case .contains: return Self.text(value).map { Self.bytes($0.utf8, contain: (text ?? "").utf8) } ?? false
         case .regex: return Self.text(value).map { regex?.matchesWhole($0) ?? false } ?? false
         }
+    }
+
+    private static func bytes(_ haystack: String.UTF8View, contain needle: String.UTF8View) -> Bool {
+        guard let first = needle.first else { return true }
+        var start = haystack.startIndex
+        while let found = haystack[start...].firstIndex(of: first) {
+            if haystack[found...].starts(with: needle) { return true }
+            start = haystack.index(after: found)
+        }
+        return false
     }
 
     /// A text part's text, or a JSON scalar's spelling; `nil` for an array, an object, null or nothing.
