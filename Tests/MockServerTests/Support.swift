@@ -33,20 +33,3 @@ func withServer<T>(
     defer { server.stop() }
     return try await body(server)
 }
-
-
-/// Writes contract files and fixtures into a fresh folder, runs `body` with the two folders, and removes them.
-func withContracts<T>(
-    _ contracts: [String: String],
-    fixtures: [String: String] = ["ok.json": "{}"],
-    _ body: (_ contracts: String, _ fixtures: String) async throws -> T
-) async throws -> T {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("contracts-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: root) }
-    for (name, text) in contracts.map({ ("Contracts/" + $0.key, $0.value) }) + fixtures.map({ ("Fixtures/" + $0.key, $0.value) }) {
-        let url = root.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-    }
-    return try await body(root.appendingPathComponent("Contracts").path, root.appendingPathComponent("Fixtures").path)
-}

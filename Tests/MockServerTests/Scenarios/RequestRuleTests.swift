@@ -60,10 +60,9 @@ import TestSupport
     """#
 
     private func withRules(_ body: (MockServer, RawClient) throws -> Void) async throws {
-        try await withContracts(["shop.json": Self.contract]) { contracts, fixtures in
-            try await withServer(contracts: contracts, fixtures: fixtures) { server in
-                try body(server, try RawClient(port: server.port))
-            }
+        let scratch = try ScratchContracts(contracts: [("shop.json", Self.contract)], fixtures: [("ok.json", "{}")])
+        try await withServer(contracts: scratch.contracts, fixtures: scratch.fixtures) { server in
+            try body(server, try RawClient(port: server.port))
         }
     }
 
