@@ -17,7 +17,8 @@ extension FieldType {
         var schema: [String: JSONValue]
         switch kind {
         case .string: schema = ["type": .string("string")]
-        case .integer: schema = ["type": .string("integer")]
+        // A contract's integer is 64-bit (an app's `Int`), and the mock refuses a larger one with a 400.
+        case .integer: schema = ["type": .string("integer"), "format": .string("int64")]
         case .number: schema = ["type": .string("number")]
         case .boolean: schema = ["type": .string("boolean")]
         case .file:
