@@ -62,7 +62,7 @@ package struct RuleCondition: Sendable, Equatable {
 }
 
 /// What a value must be. A plain string in a contract is ``equals(_:)`` that string.
-package indirect enum Matcher: Sendable, Equatable {
+package enum Matcher: Sendable, Equatable {
     /// Equal to the value: a text part equals its text (a number or boolean by its JSON spelling); a JSON body
     /// value equals it as JSON, except that a string also equals a number or boolean spelled as it.
     case equals(JSONValue)
@@ -74,7 +74,7 @@ package indirect enum Matcher: Sendable, Equatable {
     case regex(String)
     /// Whether the part is there at all.
     case present(Bool)
-    case not(Matcher)
+    indirect case not(Matcher)
 
     /// The keys a matcher object may have (exactly one of them).
     package static let keys = ["equals", "oneOf", "prefix", "contains", "regex", "present", "not"]
