@@ -264,21 +264,14 @@ final class RequestHandler: HTTPResponder {
     /// target alone, as this loop's memo kept it for the target.
     private func ruleMatch(_ request: HTTPRequest, route: Route, parameters: [String: String],
                            verdict: TargetMemo.Verdict) -> (play: ScenarioPlay, rule: Int)? {
-        let outcome: TargetMemo.RuleOutcome
-        if route.rulesReadTargetOnly, case .unknown = verdict.ruled {
-            outcome = Self.outcome(route.firstHolding(RequestFacts(request, parameters: parameters, sources: route.ruleSources)))
-            verdict.ruled = outcome
-        } else if route.rulesReadTargetOnly {
-            outcome = verdict.ruled
-        } else {
-            outcome = Self.outcome(route.firstHolding(RequestFacts(request, parameters: parameters, sources: route.ruleSources)))
+        var outcome = route.rulesReadTargetOnly ? verdict.ruled : .unknown
+        if case .unknown = outcome {
+            let facts = RequestFacts(request, parameters: parameters, sources: route.ruleSources)
+            outcome = route.firstHolding(facts).map { .holding(set: $0.set, rule: $0.rule) } ?? .none
+            if route.rulesReadTargetOnly { verdict.ruled = outcome }
         }
         guard case .holding(let set, let rule) = outcome else { return nil }
         return (route.ruleSets[set].play, rule)
-    }
-
-    private static func outcome(_ found: (set: Int, rule: Int)?) -> TargetMemo.RuleOutcome {
-        found.map { .holding(set: $0.set, rule: $0.rule) } ?? .none
     }
 
     private func answer(
