@@ -21,9 +21,9 @@ final class RequestHandler: HTTPResponder {
     private let bodyRedaction: BodyRedaction
     private let cors: CORSPolicy?
     private let log: AccessLog
-    private let latency: LatencySampler
+    let latency: LatencySampler
     /// `--bandwidth`: the pace of every body whose scenario sets none.
-    private let serverBandwidth: Bandwidth?
+    let serverBandwidth: Bandwidth?
     private let rateLimiter: RateLimiter
     private let conditions: ConditionsControl
     /// `--proxy`: where unmatched requests and pass-through scenarios go.
@@ -97,13 +97,13 @@ final class RequestHandler: HTTPResponder {
     /// Journals `entry` (on arrival, so a request is visible while its reply is still delayed or held)
     /// and returns `reply`, which carries the entry's reason for the access log.
     // Both moved on rather than copied (a plain `return reply` copied the reply, field by field).
-    private func journaled(_ reply: consuming Reply, _ entry: consuming JournalEntry) -> Reply {
+    func journaled(_ reply: consuming Reply, _ entry: consuming JournalEntry) -> Reply {
         reply.note.reason = entry.reason
         reply.note.sequence = journal.append(entry)
         return consume reply
     }
 
-    private func journaled(_ response: HTTPResponse, _ entry: consuming JournalEntry, scenario: String? = nil) -> Reply {
+    func journaled(_ response: HTTPResponse, _ entry: consuming JournalEntry, scenario: String? = nil) -> Reply {
         journaled(.respond(response, note: .init(source: scenario)), entry)
     }
 
@@ -250,28 +250,10 @@ final class RequestHandler: HTTPResponder {
         // HEAD asks what a GET would get without being one: it moves no sequence, state or counter.
         guard let selection = scenarios.select(route, requested: requested, session: session,
                                                advancing: !request.isHead, ruled: ruled)
-        else {
-            let miss = NearMiss(route: route, facts: RequestFacts(request, parameters: parameters, sources: route.ruleSources))
-            let response = HTTPResponse.json(.notFound, miss.body, headers: MockHeader.naming(endpoint: route.id, scenario: nil))
-            return journaled(response, entry(request, endpoint: route.id, status: 404, reason: miss.message))
-        }
+        else { return noScenarioApplies(to: request, route: route, parameters: parameters) }
         var reply = answer(to: request, route: route, selection: selection, parameters: parameters, profile: profile)
         reply.addFields(limitFields)
         return reply
-    }
-
-    /// The scenario whose `when` holds for the request, and the rule: tested anew, or, for rules that read the
-    /// target alone, as this loop's memo kept it for the target.
-    private func ruleMatch(_ request: HTTPRequest, route: Route, parameters: [String: String],
-                           verdict: TargetMemo.Verdict) -> (play: ScenarioPlay, rule: Int)? {
-        var outcome = route.rulesReadTargetOnly ? verdict.ruled : .unknown
-        if case .unknown = outcome {
-            let facts = RequestFacts(request, parameters: parameters, sources: route.ruleSources)
-            outcome = route.firstHolding(facts).map { .holding(set: $0.set, rule: $0.rule) } ?? .none
-            if route.rulesReadTargetOnly { verdict.ruled = outcome }
-        }
-        guard case .holding(let set, let rule) = outcome else { return nil }
-        return (route.ruleSets[set].play, rule)
     }
 
     private func answer(
@@ -373,29 +355,10 @@ final class RequestHandler: HTTPResponder {
         return RelayReplies.relay(MockHeader.withoutMockFields(request), to: upstream, note: note, delayMs: delayMs)
     }
 
-    /// `response` as the network conditions deliver it: after the play's delay, its latency draw, the
-    /// profile's and the server's, and a preset's time to the first byte; its body paced by the play's
-    /// dribble, else by the first bandwidth of the play, the profile and the server.
-    // Inlined: on the static path a call returning the tuple cost about 230 instructions per request.
-    @inline(__always)
-    private func conditioned(_ response: HTTPResponse, play: ScenarioPlay, profile: ConditionProfile?)
-        -> (reply: Reply, delayMs: Int)
-    {
-        let bandwidth = play.bandwidth ?? profile?.bandwidth ?? serverBandwidth
-        let delay = latency.delay(fixed: play.delayMs + (bandwidth?.latencyMs ?? 0), latency: play.latency,
-                                  extra: profile?.latency)
-        let note = Reply.Note(source: play.name)
-        let size = response.body.count
-        guard size > 0,
-              let pacing = play.dribble.map({ Pacing($0, bodySize: size) }) ?? bandwidth.map({ Pacing($0, bodySize: size) })
-        else { return (Reply(.respond(response), delayMs: delay, note: note), delay) }
-        return (pacing.reply(response, delayMs: delay, note: note), delay)
-    }
-
     /// The head a `truncated_body` failure announces.
     private static let failureHead = HTTPResponseEncoder.statusAndFields(.ok, [("Content-Type", "application/json")])
 
-    private func entry(
+    func entry(
         _ request: HTTPRequest,
         endpoint: String? = nil,
         selection: Selection? = nil,
