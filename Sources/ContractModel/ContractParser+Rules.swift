@@ -35,8 +35,9 @@ extension ContractParser {
         var conditions: [RuleCondition] = []
         for key in ["query", "headers", "pathParams", "cookies", "body"] {
             guard let map = sources[key] else { continue }
-            guard case .object(let members) = map else {
-                report(path + "." + key, "expected an object of names and what each must be, found \(map.typeName)")
+            guard case .object(let members) = map, !members.isEmpty else {
+                report(path + "." + key, "expected an object of names and what each must be, found "
+                    + (map.objectIsEmpty ? "an empty one, which would make the rule hold for any request" : map.typeName))
                 continue
             }
             for (name, matcherValue) in members.sorted(by: { $0.key < $1.key }) {
@@ -138,8 +139,8 @@ extension ContractParser {
         case .header(let name):
             declared = parameters.request.headers.first { $0.key.lowercased() == name }?.value
         case .body(let pointer):
-            let field = pointer.dropFirst()
-            declared = field.contains("/") ? nil : parameters.request.body?.fields[String(field)]
+            let field = RuleCondition.Source.formField(of: pointer)
+            declared = field.flatMap { parameters.request.body?.fields[$0] }
         case .cookie:
             declared = nil
         }
@@ -149,4 +150,8 @@ extension ContractParser {
                 + "declares as \(declared)")
         }
     }
+}
+
+private extension JSONValue {
+    var objectIsEmpty: Bool { if case .object(let members) = self { members.isEmpty } else { false } }
 }

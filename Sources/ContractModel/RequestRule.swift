@@ -50,6 +50,13 @@ package struct RuleCondition: Sendable, Equatable {
 
         /// `query.genre`, `headers.authorization`, `body./kind`: for messages.
         package var description: String { key + "." + name }
+
+        /// The field a one-token pointer names in a form body (`/a~1b` is `a/b`); `nil` for a deeper pointer.
+        package static func formField(of pointer: String) -> String? {
+            let token = pointer.dropFirst()
+            guard !token.contains("/") else { return nil }
+            return String(token).replacing("~1", with: "/").replacing("~0", with: "~")
+        }
     }
 
     package let source: Source
@@ -97,7 +104,7 @@ package enum Matcher: Sendable, Equatable {
     package static func text(of value: JSONValue) -> String? {
         switch value {
         case .string(let text): text
-        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : "\(number)"
+        case .number(let number): Int64(exactly: number).map(String.init) ?? "\(number)"
         case .bool(let flag): flag ? "true" : "false"
         case .null, .array, .object: nil
         }

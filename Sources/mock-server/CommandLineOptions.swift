@@ -88,10 +88,10 @@ struct CommandLineOptions {
             if command != .openAPIImport && command != .openAPIExport { remaining = remaining.dropFirst() }
         }
         let subcommand = command
-        var given: [Flag] = []
+        var given: [(flag: Flag, typed: String)] = []
         while let name = remaining.popFirst() {
             guard let flag = Flag.named(name) else { throw UsageError("unknown option '\(name)'; see --help") }
-            given.append(flag)
+            given.append((flag, name))
             var value: String?
             if flag.valueIsOptional {
                 if let next = remaining.first, !next.hasPrefix("-") { value = remaining.popFirst() }
@@ -109,7 +109,7 @@ struct CommandLineOptions {
 
     /// Each flag given must belong where it was given: an option a command does not read would be silently
     /// ignored, so it is a usage error.
-    private func check(_ given: [Flag], subcommand: Command) throws(UsageError) {
+    private func check(_ given: [(flag: Flag, typed: String)], subcommand: Command) throws(UsageError) {
         let place: Flag.Place
         let name: String
         switch command == .listEndpoints ? command : subcommand {
@@ -120,25 +120,25 @@ struct CommandLineOptions {
         case .record: (place, name) = (.record, "record")
         case .serve, .help, .version: (place, name) = (.serve, "serve")
         }
-        for flag in given where !flag.places.contains(place) {
+        for (flag, typed) in given where !flag.places.contains(place) {
             if place == .serve && flag.places.contains(.serveWithProxy) {
                 if recording.target != nil { continue }
-                throw UsageError("\(flag.name) needs --proxy <url>: the backend to pass requests to")
+                throw UsageError("\(typed) needs --proxy <url>: the backend to pass requests to")
             }
             if place == .serve && flag.places.contains(.serveRecording) {
                 if recording.record && recording.target != nil { continue }
-                throw UsageError("\(flag.name) needs --record (with --proxy <url>), or `mock-server record`")
+                throw UsageError("\(typed) needs --record (with --proxy <url>), or `mock-server record`")
             }
-            if let misplaced = flag.misplaced {
-                throw UsageError(misplaced.hasPrefix("-") || misplaced.hasPrefix("record") ? misplaced
-                    : "\(flag.name) \(misplaced)")
+            if let misplaced = flag.misplaced, misplaced.in.contains(place) {
+                throw UsageError(misplaced.text.hasPrefix("-") || misplaced.text.hasPrefix("record") ? misplaced.text
+                    : "\(typed) \(misplaced.text)")
             }
             let takes = Flag.all.filter { $0.places.contains(place) && $0.name != "--help" && $0.name != name }
                 .map(\.name).sorted()
-            throw UsageError("\(name) does not take \(flag.name); it takes " + takes.joined(separator: ", "))
+            throw UsageError("\(name) does not take \(typed); it takes " + takes.joined(separator: ", "))
         }
         if command == .openAPIImport {
-            for required in ["--contracts", "--fixtures"] where !given.contains(where: { $0.name == required }) {
+            for required in ["--contracts", "--fixtures"] where !given.contains(where: { $0.flag.name == required }) {
                 throw UsageError("openapi import needs \(required) <dir>: the folder to write into")
             }
         }

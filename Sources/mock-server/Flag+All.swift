@@ -17,8 +17,8 @@ extension Flag {
         },
         Flag(names: ["--target"], value: "<url>",
              help: "The backend to relay to and record: http:// or https://", places: [.record],
-             misplaced: "--target belongs to `mock-server record`; to pass unmocked requests through while serving, "
-                + "use --proxy <url>") { options, text throws(UsageError) in
+             misplaced: ([.serve], "--target belongs to `mock-server record`; to pass unmocked requests through while "
+                + "serving, use --proxy <url>")) { options, text throws(UsageError) in
             options.recording.target = try RecordOptions.target(text ?? "", flag: "--target")
         },
         Flag(names: ["--contracts"], value: "<dir>",
@@ -138,7 +138,7 @@ extension Flag {
         Flag(names: ["--proxy"], value: "<url>",
              help: "Pass requests no endpoint serves, and scenarios with \"proxy\": true, to this http:// or https:// "
                 + "backend (its base path is joined with the request's)",
-             places: [.serve], misplaced: "record takes --target <url>, not --proxy") { options, text throws(UsageError) in
+             places: [.serve], misplaced: ([.record], "record takes --target <url>, not --proxy")) { options, text throws(UsageError) in
             options.recording.target = try RecordOptions.target(text ?? "", flag: "--proxy")
         },
         Flag(names: ["--record"], value: nil,
@@ -153,10 +153,10 @@ extension Flag {
         },
         Flag(names: ["--record-contracts"], value: "<dir>",
              help: "With --proxy --record: where contracts are written (default ./Recorded/Contracts)",
-             places: [.serveRecording]) { $0.recording.contractsDirectory = $1 ?? "" },
+             places: [.serveRecording, .record]) { $0.recording.contractsDirectory = $1 ?? "" },
         Flag(names: ["--record-fixtures"], value: "<dir>",
              help: "With --proxy --record: where fixtures are written (default ./Recorded/Fixtures)",
-             places: [.serveRecording]) { $0.recording.fixturesDirectory = $1 ?? "" },
+             places: [.serveRecording, .record]) { $0.recording.fixturesDirectory = $1 ?? "" },
         Flag(names: ["--merge"], value: nil,
              help: "Add to the contracts already in the folders instead of refusing to write over them",
              places: [.serveRecording, .record]) { options, _ in options.recording.merge = true },
@@ -169,9 +169,11 @@ extension Flag {
         },
         Flag(names: ["-o", "--output"], value: "<file>",
              help: "openapi export: write the document to this file (standard output without it)",
-             places: [.openAPIExport], misplaced: "belongs to the openapi subcommands; see --help") { $0.outputFile = $1 },
+             places: [.openAPIExport], misplaced: ([.serve], "belongs to the openapi subcommands; see --help")) {
+            $0.outputFile = $1
+        },
         Flag(names: ["--force"], value: nil, help: "openapi import: overwrite files edited since the last import",
-             places: [.openAPIImport], misplaced: "belongs to the openapi subcommands; see --help") { options, _ in
+             places: [.openAPIImport], misplaced: ([.serve], "belongs to the openapi subcommands; see --help")) { options, _ in
             options.force = true
         },
         Flag(names: ["--list-endpoints"], value: nil,

@@ -24,8 +24,8 @@ struct Flag: Sendable {
     /// One sentence or two; wrapped when printed.
     let help: String
     let places: Set<Place>
-    /// What a wrong place says, instead of the generic "does not take".
-    var misplaced: String? = nil
+    /// What giving it in one of these places says, instead of the generic "does not take".
+    var misplaced: (in: Set<Place>, text: String)? = nil
     /// Sets what the flag says; the value is `nil` for a switch, or an optional value not given.
     let apply: @Sendable (inout CommandLineOptions, String?) throws(CommandLineOptions.UsageError) -> Void
 

@@ -26,6 +26,7 @@ struct RequestRuleLoadTests {
         (#"{ "body": { "/count": "many" } }"#, ".when.body./count", "declares as integer?"),
         (#"{ "cookie": { "a": "b" } }"#, ".when.cookie", "unknown key"),
         (#"{ }"#, ".when", "must name at least one of body, cookies, headers, pathParams, query"),
+        (#"{ "query": { } }"#, ".when.query", "an empty one, which would make the rule hold for any request"),
         (#"[ ]"#, ".when", "at least one rule"),
         (#""fantasy""#, ".when", "expected an object"),
         (#"{ "query": { "q": { "present": "yes" } } }"#, ".when.query.q.present", "expected true or false"),
@@ -40,6 +41,13 @@ struct RequestRuleLoadTests {
         #expect(problem.reason.contains(reason), "\(problem.reason)")
         #expect(problem.description.contains("books.json") && problem.description.contains("books")
             && problem.description.contains("\"picked\""), "\(problem.description)")
+    }
+
+    @Test func wholeNumbers_AreSpelledAsIntegers_UpTo64Bits() {
+        #expect(Matcher.text(of: .number(1_000_000_000_000_000)) == "1000000000000000")
+        #expect(Matcher.text(of: .number(-42)) == "-42")
+        #expect(Matcher.text(of: .number(2.5)) == "2.5")
+        #expect(Matcher.equals(.number(1e15)).comparedTexts == ["1000000000000000"])
     }
 
     @Test func goodRules_Load_AsTheModel() throws {

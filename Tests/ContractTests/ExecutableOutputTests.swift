@@ -80,6 +80,10 @@ import Testing
         (["--list-endpoints", "--threads", "2"], "--list-endpoints does not take --threads"),
         (["--scenario", "nope"], "--scenario: no endpoint has a scenario \"nope\"; known: "),
         (["--frobnicate"], "unknown option '--frobnicate'"),
+        // A flag of another command is named as typed, and blamed on the command it was given to.
+        (["openapi", "export", "--force"], "openapi export does not take --force"),
+        (["record", "--target", "http://127.0.0.1:9", "--list-endpoints"], "--list-endpoints does not take --target"),
+        (["-o", "x"], "-o belongs to the openapi subcommands"),
     ])
     func usageErrors_ExitTwo_WithOneLine(arguments: [String], message: String) async throws {
         let result = try await ExecutableTests.run(arguments + folders + ["--port", "0"].filter { _ in arguments.first == "--scenario" })

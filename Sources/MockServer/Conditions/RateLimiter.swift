@@ -36,14 +36,14 @@ final class RateLimiter: Sendable {
 
     func admit(_ limit: RateLimit, endpoint: String, session: String) -> Admission {
         let length = UInt64(limit.windowSeconds) * 1_000_000_000
-        let now = sessions.clock()
+        // The clock is read under the lock that guards the window, so no other request's later time is in it yet.
         if limit.scope == .global {
-            return global.withValue { Self.admit(limit, length: length, now: now, into: &$0[endpoint]) }
+            return global.withValue { Self.admit(limit, length: length, now: sessions.clock(), into: &$0[endpoint]) }
         }
         return sessions.withRecord(session, creating: true) { record in
             var window = record?.windows.removeValue(forKey: endpoint)
             defer { record?.windows[endpoint] = window }
-            return Self.admit(limit, length: length, now: now, into: &window)
+            return Self.admit(limit, length: length, now: sessions.clock(), into: &window)
         }
     }
 

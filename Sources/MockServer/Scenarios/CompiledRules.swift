@@ -142,10 +142,10 @@ final class MatcherTest: Sendable {
         case .equals:
             switch value {
             case .text(let actual)?: return text == actual
-            // A JSON value equals as JSON; a string in the contract also equals a number or boolean spelled as it.
+            // A JSON value equals as JSON; a string on either side also equals a number or boolean spelled as it.
             case .json(let actual)?:
                 if actual == json { return true }
-                guard case .string = json, let text else { return false }
+                guard json.isString || actual.isString, let text else { return false }
                 return Matcher.text(of: actual) == text
             case nil: return false
             }
@@ -189,4 +189,8 @@ struct SendableRegex: @unchecked Sendable {
         guard let regex else { return false }
         return (try? regex.wholeMatch(in: text)) != nil
     }
+}
+
+private extension JSONValue {
+    var isString: Bool { if case .string = self { true } else { false } }
 }

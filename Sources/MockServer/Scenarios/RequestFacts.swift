@@ -54,7 +54,7 @@ struct RequestFacts {
                 switch body {
                 case .json(let document)?: return document.value(at: pointer).map(Value.json)
                 case .form(let fields)?:
-                    let name = String(pointer.dropFirst())
+                    guard let name = RuleCondition.Source.formField(of: pointer) else { return nil }
                     return fields.first { $0.name == name }.map { .text($0.value) }
                 case .none?, nil: return nil
                 }

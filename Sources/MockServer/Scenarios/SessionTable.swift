@@ -75,8 +75,10 @@ final class SessionTable: Sendable {
                 return try body(&record)
             }
         }
-        let now = clock()
         return try state.withValue { state throws(E) in
+            // Read under the lock: a time read before it could be older than a `lastUsed` another thread set
+            // meanwhile, and the unsigned difference would wrap into "idle for ages", dropping live sessions.
+            let now = clock()
             if now >= state.nextSweep {
                 state.named = state.named.filter { now &- $0.value.lastUsed < idleTimeout }
                 state.nextSweep = now + min(idleTimeout, 10_000_000_000)
@@ -122,10 +124,9 @@ final class SessionTable: Sendable {
 
     /// Drops a named session whole; `false` when there is none by that id.
     func drop(_ id: String) -> Bool {
-        let now = clock()
-        return state.withValue { state in
+        state.withValue { state in
             guard let record = state.named.removeValue(forKey: id) else { return false }
-            return now &- record.lastUsed < idleTimeout
+            return clock() &- record.lastUsed < idleTimeout
         }
     }
 

@@ -52,7 +52,11 @@ import TestSupport
             { "name": "bulk", "status": 201, "expect": "success",
               "when": { "body": { "/count": { "equals": 3 }, "/customer/tier": { "oneOf": ["vip", "gold"] } } } },
             { "name": "plain", "status": 201, "expect": "success",
-              "when": { "body": { "/kind": "plain" } } }
+              "when": { "body": { "/kind": "plain" } } },
+            { "name": "coded", "status": 201, "expect": "success",
+              "when": { "body": { "/code": { "equals": 3 } } } },
+            { "name": "slashed", "status": 201, "expect": "success",
+              "when": { "body": { "/a~1b": "x" } } }
           ]
         }
       ]
@@ -97,6 +101,10 @@ import TestSupport
         ("application/json", #"{"count": 3, "customer": {"tier": "gold"}}"#, "", "bulk"),
         ("application/json", #"{"count": 3.0, "customer": {"tier": "vip"}}"#, "", "bulk"),
         ("application/x-www-form-urlencoded", "kind=gift&note=a+b", "", "gift"),
+        // A number in the contract equals a string spelled as it, as a string in the contract equals a number.
+        ("application/json", #"{"code": "3"}"#, "", "coded"),
+        // A pointer's escapes are a form field's name: /a~1b is the field a/b.
+        ("application/x-www-form-urlencoded", "a%2Fb=x", "", "slashed"),
     ])
     func bodyPointers_AndAnyOfRules_PickTheirScenario(type: String, body: String, query: String, expected: String)
         async throws

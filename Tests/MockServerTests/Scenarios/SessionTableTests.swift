@@ -135,6 +135,26 @@ struct SessionTableTests {
         #expect(ids.count == SessionTable.maximumSessions - SessionTable.maximumSessions / 10 + 1)
     }
 
+    /// Many threads changing one session at once lose nothing: each reads the clock under the table's lock, so none
+    /// sees a `lastUsed` later than its own now and takes the session for expired.
+    @Test func concurrentChanges_ToOneSession_AreAllKept() async throws {
+        let table = SessionTable(idleSeconds: 600)
+        let contracts = try ContractLoader.load(contractsDirectory: Repository.contracts, fixturesDirectory: Repository.fixtures)
+        let resources = ResourceStore(seeds: contracts.seeds, sessions: table)
+        let cart = try #require(contracts.contracts.flatMap(\.resources).first { $0.id == "cartItems" })
+        let threads = 4, each = 5_000
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<threads {
+                group.addTask {
+                    for _ in 0..<each {
+                        _ = try? resources.withCollection(cart, session: "shared") { $0.items.append(.null) }
+                    }
+                }
+            }
+        }
+        #expect(resources.items(of: cart, session: "shared").count == 2 + threads * each)
+    }
+
     @Test func infiniteIdleTimeout_IsClamped_NotATrap() {
         #expect(SessionTable(idleSeconds: .infinity).idleTimeout == 1_000_000_000 * 1_000_000_000)
     }
