@@ -67,11 +67,7 @@ import TestSupport
     ) async throws -> T {
         let scratch = try ScratchContracts(contracts: [("client.json", Self.contract)],
                                            fixtures: [("client/ok.json", #"{"ok": true}"#)])
-        var configuration = MockServer.Configuration(port: 0, contractsDirectory: scratch.contracts,
-                                                     fixturesDirectory: scratch.fixtures)
-        configuration.threads = 1
-        let server = try MockServer(configuration: configuration)
-        try server.start()
+        let server = try MockServer.backend(serving: scratch)
         defer { server.stop() }
         let session = MockSession(scenario: scenario)
         let client = APIClient(environment: .local(port: Int(server.port)), interceptors: [session], retry: retry)

@@ -98,11 +98,7 @@ import TestSupport
         let names = ["none", "equals", "oneOf", "prefix", "contains", "regex", "present", "not", "bodyEquals"]
         let scratch = try ScratchContracts(contracts: [("picks.json", Self.pickContract)],
                                            fixtures: names.map { ("picks/\($0).json", #"{"picked": "\#($0)"}"#) })
-        var configuration = MockServer.Configuration(port: 0, contractsDirectory: scratch.contracts,
-                                                     fixturesDirectory: scratch.fixtures)
-        configuration.threads = 1
-        let server = try MockServer(configuration: configuration)
-        try server.start()
+        let server = try MockServer.backend(serving: scratch)
         defer { server.stop() }
         let tcp = APIClient(environment: .local(port: Int(server.port)),
                             dispatcher: URLSessionDispatcher(session: URLSession(configuration: .ephemeral)),
