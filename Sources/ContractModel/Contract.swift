@@ -150,19 +150,8 @@ package struct ScenarioSequence: Sendable, Equatable {
     }
 }
 
-/// A transport-level misbehaviour of the mock server. Every fault's client result is `networkFail`.
-package enum Fault: String, Sendable, CaseIterable {
-    /// Abort the connection with a TCP RST (SO_LINGER 0).
-    case connectionReset = "connection_reset"
-    /// Close the connection without sending a byte.
-    case emptyResponse = "empty_response"
-    /// Send bytes that are not an HTTP response, then close.
-    case malformedResponse = "malformed_response"
-    /// Send a `Content-Length` larger than the bytes that follow, then close.
-    case truncatedBody = "truncated_body"
-    /// Send nothing and hold the connection open for `holdMs`, then close.
-    case noResponse = "no_response"
-}
+/// A transport-level misbehaviour of the mock server: the mock protocol's ``MockProtocol/Fault``.
+package typealias Fault = MockProtocol.Fault
 
 /// The client result a scenario must map to (DESIGN.md §3): the mock protocol's ``MockProtocol/ExpectedResult``.
 package typealias Expectation = ExpectedResult

@@ -82,7 +82,7 @@ final class RecordResponder: HTTPResponder {
                 + "under \(AdminPath.prefix); everything else goes to \(proxy.target)"))
         }
         if let refusal = access.hostRefusal(of: request, for: "the recorder") { return .respond(refusal) }
-        let note = Reply.Note(source: RelayReplies.outcome, outcome: RelayReplies.outcome)
+        let note = Reply.Note(source: RelayReplies.source, outcome: .relayed)
         return RelayReplies.relay(request, to: proxy, note: note)
     }
 

@@ -115,7 +115,7 @@ public final class UpstreamProxy: UpstreamRelay {
     static func exchange(_ request: HTTPRequest, _ response: UpstreamResponse) -> RecordedExchange {
         let responseFields = HopByHop.endToEnd(response.fields.map { (name: $0.name, value: $0.value) })
         return RecordedExchange(
-            method: request.method, path: String(request.path), query: request.query.map(String.init),
+            method: request.method.rawValue, path: String(request.path), query: request.query.map(String.init),
             requestHeaders: request.headers.fields.map { .init(name: $0.name, value: $0.value) },
             requestBody: request.body, status: response.status,
             responseHeaders: responseFields.map { .init(name: $0.name, value: $0.value) },

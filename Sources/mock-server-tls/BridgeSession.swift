@@ -48,7 +48,7 @@ final class BridgeSession: NSObject, URLSessionDataDelegate, @unchecked Sendable
         }
         guard let session else { return completion(.respond(Self.failure("TLS bridge: no session"))) }
         let task = session.dataTask(with: urlRequest)
-        exchanges.withValue { $0[task.taskIdentifier] = Exchange(method: request.method, completion: completion) }
+        exchanges.withValue { $0[task.taskIdentifier] = Exchange(method: request.method.rawValue, completion: completion) }
         task.resume()
     }
 

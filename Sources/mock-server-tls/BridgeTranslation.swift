@@ -33,7 +33,7 @@ enum BridgeTranslation {
         }
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
                                     timeoutInterval: TimeInterval(max(1, timeout)))
-        urlRequest.httpMethod = request.method
+        urlRequest.httpMethod = request.method.rawValue
         urlRequest.httpShouldHandleCookies = false
         for field in requestFields(request.headers.fields) {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)

@@ -47,7 +47,7 @@ struct ContractDispatcherTests {
         let reset = await HealthService(client: client).check(interceptors: [MockSession(scenario: "malformed")])
         #expect(reset.transportKind == .badResponse)
         let entries = try dispatcher.server.journalEntries(JournalQuery(endpoint: "healthCheck"))
-        #expect(entries.last?.fault == "malformed_response" && entries.last?.violations == [])
+        #expect(entries.last?.fault == .malformedResponse && entries.last?.violations == [])
     }
 
     @Test func aDelayIsWaited() async throws {

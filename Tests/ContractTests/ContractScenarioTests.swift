@@ -77,7 +77,7 @@ struct ContractScenarioTests {
             #expect(entry.session == session.id)
             #expect(entry.violations == [], "the client broke the contract: \(entry.violations)")
             #expect(entry.status == step.status)
-            #expect(entry.fault == step.fault?.rawValue)
+            #expect(entry.fault == step.fault)
         }
         return observations
     }

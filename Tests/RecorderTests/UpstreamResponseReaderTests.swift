@@ -1,3 +1,4 @@
+import HTTPCore
 @testable import Recorder
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct UpstreamResponseReaderTests {
     /// Feeds `text` in pieces of `piece` bytes; then, if no response came, tells the reader the connection closed.
-    private func read(_ text: String, method: String = "GET", piece: Int = .max, closing: Bool = true)
+    private func read(_ text: String, method: HTTPRequest.Method = "GET", piece: Int = .max, closing: Bool = true)
         throws(UpstreamFailure) -> UpstreamResponse?
     {
         var reader = UpstreamResponseReader(requestMethod: method)
@@ -19,7 +20,7 @@ struct UpstreamResponseReaderTests {
         return closing ? try reader.finish() : nil
     }
 
-    private func failure(_ text: String, method: String = "GET") -> UpstreamFailure? {
+    private func failure(_ text: String, method: HTTPRequest.Method = "GET") -> UpstreamFailure? {
         do {
             _ = try read(text, method: method)
             return nil
@@ -63,7 +64,7 @@ struct UpstreamResponseReaderTests {
     @Test(arguments: [("HEAD", 200), ("GET", 204), ("GET", 304)])
     func response_HasNoBody_ForHeadAnd204And304(method: String, status: Int) throws {
         let text = "HTTP/1.1 \(status) X\r\nContent-Length: 10\r\n\r\n"
-        let response = try #require(try read(text, method: method, closing: false))
+        let response = try #require(try read(text, method: .init(rawValue: method), closing: false))
         #expect(response.status == status && response.body.isEmpty)
     }
 

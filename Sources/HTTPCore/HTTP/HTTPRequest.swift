@@ -1,6 +1,6 @@
 /// A parsed HTTP/1.x request. Produced by ``HTTPRequestParser``; knows nothing of sockets.
 public struct HTTPRequest: Sendable {
-    public private(set) var method: String
+    public private(set) var method: Method
     /// Whether ``method`` is `HEAD`, from what the parser noted of the method's bytes: the request path asks for every
     /// request, and comparing two short strings that differ calls into the runtime (about 25 instructions).
     public var isHead: Bool { knownMethod == .head }
@@ -30,18 +30,18 @@ public struct HTTPRequest: Sendable {
     /// A request for `target`, whose path and query are found as the parser finds them (see
     /// ``TargetBounds/init(of:isOptions:)``); a target it rejects is all path. Its ``head`` is made as
     /// ``head(method:target:version:fields:)`` makes it.
-    public init(method: String, target: String, version: HTTPVersion = .http11, headers: HTTPHeaders = HTTPHeaders(),
+    public init(method: Method, target: String, version: HTTPVersion = .http11, headers: HTTPHeaders = HTTPHeaders(),
                 body: [UInt8] = []) {
         let head = Self.head(method: method, target: target, version: version, fields: headers.fields)
-        let targetStart = method.utf8.count + 1
+        let targetStart = method.rawValue.utf8.count + 1
         let targetEnd = targetStart + target.utf8.count
         let bounds = head.withUnsafeBytes { head in
             let target = UnsafeRawBufferPointer(rebasing: head[targetStart..<targetEnd])
             return (try? TargetBounds(of: target, isOptions: method == "OPTIONS"))
                 ?? TargetBounds(pathStart: 0, pathEnd: Int32(target.count), queryStart: -1)
         }
-        var method = method
-        knownMethod = method.withUTF8 { KnownMethod(UnsafeRawBufferPointer($0)) }
+        var name = method.rawValue
+        knownMethod = name.withUTF8 { KnownMethod(UnsafeRawBufferPointer($0)) }
         self.method = method
         self.head = head
         (self.targetStart, self.targetEnd) = (Int32(targetStart), Int32(targetEnd))
@@ -54,7 +54,7 @@ public struct HTTPRequest: Sendable {
     /// A request with no method, target or fields: the storage a connection's first request, and each request
     /// with a body, is parsed into. It allocates nothing.
     public init() {
-        method = ""
+        method = Method(rawValue: "")
         knownMethod = .other
         head = []
         (targetStart, targetEnd) = (0, 0)
@@ -67,7 +67,7 @@ public struct HTTPRequest: Sendable {
     /// The head a request with these parts is received as (see ``head``): the request line, then each field as
     /// `name: value`, the lines joined by CRLF. A field whose value holds a CR or LF (which no request the parser
     /// took has) reads back from it as more than one field.
-    public static func head(method: String, target: String, version: HTTPVersion,
+    public static func head(method: Method, target: String, version: HTTPVersion,
                             fields: [(name: String, value: String)]) -> [UInt8] {
         var head = Array("\(method) \(target) HTTP/1.\(version.minor)".utf8)
         for field in fields {
@@ -93,7 +93,7 @@ public struct HTTPRequest: Sendable {
     mutating func rewrite(method: KnownMethod, methodBytes: UnsafeRawBufferPointer, head: UnsafeRawBufferPointer,
                           target: Range<Int>, bounds: TargetBounds, version: HTTPVersion) {
         if method == .other || method != knownMethod {
-            self.method = method.name ?? String(decoding: methodBytes, as: UTF8.self)
+            self.method = Method(rawValue: method.name ?? String(decoding: methodBytes, as: UTF8.self))
             knownMethod = method
         }
         self.head.overwrite(with: head)

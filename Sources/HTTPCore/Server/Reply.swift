@@ -54,18 +54,26 @@ public struct Reply: Sendable {
         }
     }
 
-    /// Words for the access log: what answered, the transport action's name, and why; and the
-    /// responder's own number for the request, handed back with the reply in ``HTTPResponder/didSend``.
+    /// Words for the access log: what answered, what became of the request besides its status, and why; and
+    /// the responder's own number for the request, handed back with the reply in ``HTTPResponder/didSend``.
     public struct Note: Sendable {
+        /// What became of a request besides the status it got.
+        public enum Outcome: Sendable, Equatable {
+            /// A transport-level misbehaviour was carried out, by the name the access log shows.
+            case fault(String)
+            /// The request was passed on to another server, whose status the reply has.
+            case relayed
+        }
+
         // Spelled `Optional<…>`, which, unlike `T?`, gets no implicit `nil`: with it, every assignment in the
         // initializer replaced a value already there, and each note made was copied whole and the original
         // destroyed (about 170 instructions per request, Tests/Benchmarks/instructions.sh).
         public var source: Optional<String>
-        public var outcome: Optional<String>
+        public var outcome: Optional<Outcome>
         public var reason: Optional<String>
         public var sequence: Optional<Int>
 
-        public init(source: String? = nil, outcome: String? = nil, reason: String? = nil) {
+        public init(source: String? = nil, outcome: Outcome? = nil, reason: String? = nil) {
             self.source = source
             self.outcome = outcome
             self.reason = reason

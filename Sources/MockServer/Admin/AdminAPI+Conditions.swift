@@ -14,7 +14,7 @@ extension AdminAPI {
             let bytesPerSecond: Int?
             let latencyMs: Int?
             let failurePercent: Double
-            let fault: String
+            let fault: Fault
         }
 
         let active: String?
@@ -23,7 +23,7 @@ extension AdminAPI {
 
     /// `GET /__mock/conditions` (the profiles and the active one), `PUT` with `{"profile": "3g"}` (or
     /// `null`), `DELETE` (none).
-    func conditionsCall(_ method: String, body: [UInt8]) -> Reply {
+    func conditionsCall(_ method: HTTPRequest.Method, body: [UInt8]) -> Reply {
         switch method {
         case "PUT":
             guard case .object(let fields)? = try? JSONValue.parse(body), let value = fields["profile"] else {
@@ -48,7 +48,7 @@ extension AdminAPI {
             ConditionsListing.Profile(name: profile.name, latency: profile.latency?.text,
                                       bytesPerSecond: profile.bandwidth?.bytesPerSecond,
                                       latencyMs: profile.bandwidth?.latencyMs, failurePercent: profile.failurePercent,
-                                      fault: profile.fault.rawValue)
+                                      fault: profile.fault)
         }))
     }
 }

@@ -20,7 +20,7 @@ extension AdminAPI {
     }
 
     /// `GET /__mock/states`, `PUT|DELETE /__mock/states/{domain}`, `DELETE /__mock/states`.
-    func states(_ method: String, domain: String?, body: [UInt8], session: String, _ serving: ServingSet) -> Reply {
+    func states(_ method: HTTPRequest.Method, domain: String?, body: [UInt8], session: String, _ serving: ServingSet) -> Reply {
         do {
             switch (method, domain) {
             case ("PUT", let domain?):
@@ -67,7 +67,7 @@ extension AdminAPI {
     }
 
     /// `GET /__mock/sessions`, `DELETE /__mock/sessions/{id}`, `DELETE /__mock/sessions`.
-    func sessions(_ method: String, id: String?, _ serving: ServingSet) -> Reply {
+    func sessions(_ method: HTTPRequest.Method, id: String?, _ serving: ServingSet) -> Reply {
         switch (method, id) {
         case ("DELETE", let id?):
             guard scenarios.sessions.drop(id) else {
@@ -126,7 +126,7 @@ extension AdminAPI {
 
     /// `GET /__mock/resources/{id}` (the items, in the request's session), `DELETE /__mock/resources/{id}` and
     /// `DELETE /__mock/resources` (back to the seeds: in one session with `?session=`, else in all).
-    func resourceCall(_ method: String, id: String?, session: String?, _ serving: ServingSet) -> Reply {
+    func resourceCall(_ method: HTTPRequest.Method, id: String?, session: String?, _ serving: ServingSet) -> Reply {
         let declared = serving.contracts.contracts.flatMap(\.resources)
         let resource = id.flatMap { id in declared.first { $0.id == id } }
         if let id, resource == nil {

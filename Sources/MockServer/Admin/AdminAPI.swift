@@ -28,7 +28,7 @@ struct AdminAPI: Sendable {
 
     /// The routes and the methods each takes, for 405s and the 404's list.
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
-        let method = request.isHead ? "GET" : request.method
+        let method: HTTPRequest.Method = request.isHead ? .get : request.method
         let query = request.queryItems ?? []
         let session = query.first { $0.name == "session" }?.value ?? SessionTable.defaultSession
         guard session.utf8.count <= SessionTable.maximumIDLength else {
@@ -138,7 +138,7 @@ struct AdminAPI: Sendable {
                 endpoints: contract.endpoints.compactMap { serving.routesByID[$0.id] }.map { route in
                     let selection = scenarios.select(route, requested: nil, session: session, advancing: false)
                     let rules = route.endpoint.scenarios.filter { !$0.when.isEmpty }
-                    return EndpointListing(id: route.id, method: route.method, path: route.path.description,
+                    return EndpointListing(id: route.id, method: route.method.rawValue, path: route.path.description,
                                            scenarios: route.plays.map(\.name), active: selection?.chosen.name ?? "",
                                            activeBecause: selection?.reason.rawValue ?? SelectionReason.when.rawValue,
                                            when: rules.isEmpty ? nil : Dictionary(uniqueKeysWithValues: rules.map {
@@ -183,7 +183,7 @@ struct AdminAPI: Sendable {
         .respond(ServerJSON.error(.notFound, "no endpoint has the id \"\(id)\"; GET /__mock/contracts lists them"))
     }
 
-    private func routeError(method: String, segments: [String]) -> Reply {
+    private func routeError(method: HTTPRequest.Method, segments: [String]) -> Reply {
         let shape = segments.count == 2 ? segments[0] + (segments[0] == "states" ? "/{domain}" : "/{id}")
             : segments.joined(separator: "/")
         if let route = AdminPath.routes.first(where: { $0.path == shape }) {

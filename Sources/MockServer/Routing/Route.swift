@@ -10,7 +10,7 @@ final class Route: Sendable {
     let endpoint: ContractEndpoint
     let id: String
     let domain: String
-    let method: String
+    let method: HTTPRequest.Method
     let path: PathTemplate
     /// Whether ``path`` has a parameter segment: a request for a template without one has no parameters to read.
     let hasPathParameters: Bool
@@ -55,7 +55,7 @@ final class Route: Sendable {
         self.endpoint = endpoint
         id = endpoint.id
         domain = endpoint.domain
-        method = endpoint.method
+        method = HTTPRequest.Method(rawValue: endpoint.method)
         path = endpoint.path
         hasPathParameters = endpoint.path.segments.contains { if case .parameter = $0 { true } else { false } }
         pathParams = Self.sorted(endpoint.request.pathParams)

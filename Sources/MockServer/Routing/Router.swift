@@ -28,7 +28,7 @@ struct Router: Sendable {
     enum Match {
         case route(Route, parameters: [String: String])
         /// The path exists, but not for this method; `allow` lists the methods that do.
-        case methodNotAllowed(allow: [String])
+        case methodNotAllowed(allow: [HTTPRequest.Method])
         case notFound
     }
 
@@ -109,9 +109,9 @@ struct Router: Sendable {
     /// - Parameter segments: The percent-decoded path segments (see ``PercentDecoding``), as the server
     ///   passes them: bytes on the stack (see ``PathSegments``), compared byte for byte. An empty segment
     ///   matches only an empty literal (as in `/a/` or `/a//b`), never a parameter.
-    func match(method: String, segments: PathSegments.Segments) -> Match {
+    func match(method: HTTPRequest.Method, segments: PathSegments.Segments) -> Match {
         guard segments.count <= depth else { return .notFound }
-        var allowed: [String] = []
+        var allowed: [HTTPRequest.Method] = []
         // The parameter branches passed over for a literal one, to try when it dead-ends: at most one
         // per segment, kept on the stack rather than in recursion or a heap array.
         let found = withUnsafeTemporaryAllocation(of: (node: Int, level: Int).self, capacity: segments.count) {
@@ -183,13 +183,13 @@ struct Router: Sendable {
     /// The first endpoint of `node` that takes `method`; otherwise adds the node's methods to `allowed`.
     // The routes are read in place, and only the one returned is retained: a copy of the array, and each route
     // looked at, cost a retain and a release.
-    private func route(at node: Int, for method: String, allowed: inout [String]) -> Route? {
+    private func route(at node: Int, for method: HTTPRequest.Method, allowed: inout [HTTPRequest.Method]) -> Route? {
         for index in nodes[node].routes.indices {
             let routeMethod = nodes[node].routes[index].method
-            if routeMethod == method || (method == "HEAD" && routeMethod == "GET") { return nodes[node].routes[index] }
+            if routeMethod == method || (method == .head && routeMethod == .get) { return nodes[node].routes[index] }
         }
         for route in nodes[node].routes {
-            for allow in route.method == "GET" ? ["GET", "HEAD"] : [route.method] where !allowed.contains(allow) {
+            for allow in route.method == .get ? [.get, .head] : [route.method] where !allowed.contains(allow) {
                 allowed.append(allow)
             }
         }

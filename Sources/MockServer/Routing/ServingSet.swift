@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// One loaded contract set as the server serves it, prepared once: routes, the router, each domain's
 /// states. Immutable; a contract reload builds a new one and swaps it in whole (``ContractReloader``),
@@ -28,10 +29,10 @@ final class ServingSet: Sendable {
         }
         routesByID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         router = Router(routes: routes)
-        var methods: [String] = []
-        for method in contracts.endpoints.map(\.method) + ["HEAD", "OPTIONS"] where !methods.contains(method) {
+        var methods: [HTTPRequest.Method] = []
+        for method in routes.map(\.method) + [.head, .options] where !methods.contains(method) {
             methods.append(method)
         }
-        serverMethods = methods.joined(separator: ", ")
+        serverMethods = methods.map(\.rawValue).joined(separator: ", ")
     }
 }

@@ -14,7 +14,7 @@ public struct AccessLog: Sendable {
 
     struct Line: Encodable {
         let time: String
-        let method: String
+        let method: RequestMethod
         let target: String
         let status: Int?
         let fault: String?
@@ -30,10 +30,13 @@ public struct AccessLog: Sendable {
     package func write(request: HTTPRequest, reply: Reply, bytes: Int, started: UInt64?) {
         guard format != .off else { return }
         let (method, target, status) = (request.method, request.target, reply.status)
-        var (fault, scenario, reason) = (reply.note.outcome, reply.note.source, reply.note.reason)
-        // A relayed reply has a status and is marked rather than named a fault.
-        let proxied = fault == RelayReplies.outcome
-        if proxied { fault = nil }
+        let (scenario, reason) = (reply.note.source, reply.note.reason)
+        var (fault, proxied): (String?, Bool) = (nil, false)
+        switch reply.note.outcome {
+        case .fault(let name)?: fault = name
+        case .relayed?: proxied = true
+        case nil: break
+        }
         let durationNanoseconds = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
         let (seconds, milliseconds) = POSIX.wallClock()
         let time = HTTPDate.iso8601(seconds: seconds, milliseconds: milliseconds)

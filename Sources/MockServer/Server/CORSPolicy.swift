@@ -26,13 +26,13 @@ public struct CORSPolicy: Sendable, Equatable {
     /// The answer to a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) for a path
     /// whose endpoints take `allowedMethods`, or `nil` when the request is not one or its origin is not
     /// allowed (it then gets a plain `OPTIONS` answer, and the browser blocks the real request).
-    func preflight(_ request: HTTPRequest, allowedMethods: [String]) -> HTTPResponse? {
+    func preflight(_ request: HTTPRequest, allowedMethods: [HTTPRequest.Method]) -> HTTPResponse? {
         guard let origin = request.headers["Origin"], allows(origin),
               let method = request.headers["Access-Control-Request-Method"] else { return nil }
         var fields: [(name: String, value: String)] = [
             ("Access-Control-Allow-Origin", origin),
-            ("Access-Control-Allow-Methods", allowedMethods.contains(method) ? method
-                : allowedMethods.joined(separator: ", ")),
+            ("Access-Control-Allow-Methods", allowedMethods.contains(HTTPRequest.Method(rawValue: method)) ? method
+                : allowedMethods.map(\.rawValue).joined(separator: ", ")),
         ]
         if let headers = request.headers["Access-Control-Request-Headers"] {
             fields.append(("Access-Control-Allow-Headers", headers))

@@ -4,3 +4,5 @@ import HTTPCore
 // needs only `import MockServer`.
 public typealias IOBackend = HTTPCore.IOBackend
 public typealias SocketError = HTTPCore.SocketError
+/// A request method, as the journal and the routes have it.
+public typealias RequestMethod = HTTPCore.HTTPRequest.Method

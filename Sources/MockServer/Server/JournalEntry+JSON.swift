@@ -42,9 +42,9 @@ extension JournalEntry {
             }
         }
         if let endpoint { writer.key("endpoint"); writer.string(endpoint) }
-        if let fault { writer.key("fault"); writer.string(fault) }
+        if let fault { writer.key("fault"); writer.string(fault.rawValue) }
         writer.key("headers"); writer.pairs(shownFields)
-        writer.key("method"); writer.string(method)
+        writer.key("method"); writer.string(method.rawValue)
         if proxied { writer.key("proxied"); writer.raw("true") }
         if let reason { writer.key("reason"); writer.string(reason) }
         if durationMicroseconds != nil {

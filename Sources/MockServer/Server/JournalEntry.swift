@@ -23,7 +23,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// Which of ``sentFields`` are secrets (see ``HeaderRedaction``).
     let secrets: HeaderRedaction.Marks
     /// The request's method.
-    public var method: String { String(decoding: requestHead[requestLine.method], as: UTF8.self) }
+    public var method: RequestMethod { RequestMethod(rawValue: String(decoding: requestHead[requestLine.method], as: UTF8.self)) }
     /// The header fields as sent, secrets included, in arrival order.
     var sentFields: [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = []
@@ -61,7 +61,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     // specialized and each request paid about 800 instructions more (callgrind, Tests/Benchmarks/instructions.sh).
     let arrivalStatus: Int?
     /// The fault played, if any.
-    public var fault: String? { details?.fault }
+    public var fault: Fault? { details?.fault }
     /// How the request broke its contract; empty when it conformed.
     public var violations: [String] { details?.violations ?? [] }
     /// Why the server answered as it did when that is not the scenario's doing (a fixture missing, a
@@ -94,7 +94,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     final class Details: Sendable {
         let body: [UInt8]
         let bodyTruncated: Bool
-        let fault: String?
+        let fault: Fault?
         let violations: [String]
         let reason: String?
         let scenarioSequence: String?
@@ -103,7 +103,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         let delayMs: Int?
 
         /// `nil` when every fact has its default.
-        static func make(body: (bytes: [UInt8], truncated: Bool), fault: String?, violations: [String], reason: String?,
+        static func make(body: (bytes: [UInt8], truncated: Bool), fault: Fault?, violations: [String], reason: String?,
                          scenarioSequence: String?, scenarioStep: Int?, rule: Int?, delayMs: Int?) -> Details? {
             guard !body.bytes.isEmpty || body.truncated || fault != nil || !violations.isEmpty || reason != nil
                 || scenarioSequence != nil || scenarioStep != nil || rule != nil || delayMs != nil
@@ -112,7 +112,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
                            scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, rule: rule, delayMs: delayMs)
         }
 
-        private init(body: (bytes: [UInt8], truncated: Bool), fault: String?, violations: [String], reason: String?,
+        private init(body: (bytes: [UInt8], truncated: Bool), fault: Fault?, violations: [String], reason: String?,
                      scenarioSequence: String?, scenarioStep: Int?, rule: Int?, delayMs: Int?) {
             self.body = body.bytes
             bodyTruncated = body.truncated
@@ -177,10 +177,10 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     /// An entry for a request with these parts: its head made as ``HTTPRequest/head(method:target:version:fields:)``
     /// makes it.
-    init(method: String, target: String, fields: [(name: String, value: String)],
+    init(method: RequestMethod, target: String, fields: [(name: String, value: String)],
          secrets: HeaderRedaction.Marks = .init(), bodySize: Int,
          body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
-         fault: String?, violations: [String], reason: String? = nil, session: String? = nil,
+         fault: Fault?, violations: [String], reason: String? = nil, session: String? = nil,
          selection: Selection.Reason? = nil, scenarioSequence: String? = nil, scenarioStep: Int? = nil,
          rule: Int? = nil, delayMs: Int? = nil) {
         self.init(requestHead: HTTPRequest.head(method: method, target: target, version: .http11, fields: fields),
@@ -195,7 +195,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     ///   - secrets: Which of its fields the journal shows redacted.
     init(requestHead: [UInt8], secrets: HeaderRedaction.Marks = .init(), bodySize: Int,
          body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
-         fault: String?, violations: [String], reason: String? = nil, session: String? = nil,
+         fault: Fault?, violations: [String], reason: String? = nil, session: String? = nil,
          selection: Selection.Reason? = nil, scenarioSequence: String? = nil, scenarioStep: Int? = nil,
          rule: Int? = nil, delayMs: Int? = nil) {
         (seconds, milliseconds) = POSIX.wallClock()
@@ -279,7 +279,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         (seconds, milliseconds) = HTTPDate.parseISO8601(time) ?? (0, 0)
         // The fields as shown: redacted already.
         requestHead = HTTPRequest.head(
-            method: try container.decode(String.self, forKey: .method),
+            method: try container.decode(RequestMethod.self, forKey: .method),
             target: try container.decode(String.self, forKey: .target), version: .http11,
             fields: try container.decode([[String]].self, forKey: .headers).map { ($0.first ?? "", $0.last ?? "") })
         secrets = .init()
@@ -299,7 +299,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         selection = try container.decodeIfPresent(String.self, forKey: .selectedBy).flatMap(Selection.Reason.init)
         session = try container.decodeIfPresent(String.self, forKey: .session)
         details = Details.make(
-            body: (body, bodyTruncated), fault: try container.decodeIfPresent(String.self, forKey: .fault),
+            body: (body, bodyTruncated), fault: try container.decodeIfPresent(Fault.self, forKey: .fault),
             violations: try container.decode([String].self, forKey: .violations),
             reason: try container.decodeIfPresent(String.self, forKey: .reason),
             scenarioSequence: try container.decodeIfPresent(String.self, forKey: .scenarioSequence),

@@ -4,6 +4,9 @@ import MockProtocol
 /// The mock protocol's header names (``MockProtocol/MockHeader``), as `MockServer` has always offered them.
 public typealias MockHeader = MockProtocol.MockHeader
 
+/// The mock protocol's faults (``MockProtocol/Fault``), as the journal shows them.
+public typealias Fault = MockProtocol.Fault
+
 /// What the server does with them.
 extension MockHeader {
     /// ``scenario``, ``session`` and ``conditions`` prepared for the look-ups every request makes. Made once

@@ -88,7 +88,7 @@ final class RequestHandler: HTTPResponder {
             break
         }
         // A backend's head, unlike a contract's, may carry a secret (a session's `Set-Cookie`).
-        if reply.note.outcome != nil, reply.note.outcome == RelayReplies.outcome { head = redaction.redactedHead(head) }
+        if case .relayed? = reply.note.outcome { head = redaction.redactedHead(head) }
         let duration = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
         journal.complete(sequence, responseHead: head, responseLength: length, bytesSent: bytes,
                          durationNanoseconds: duration)
@@ -110,7 +110,7 @@ final class RequestHandler: HTTPResponder {
     func respond(to request: HTTPRequest, peerIsLoopback fromLoopback: Bool) -> Reply {
         let serving = contracts.currentChecked()
         // The target first: it is one byte, where comparing the method (most often another) calls into the runtime.
-        if request.isAsteriskForm && request.method == "OPTIONS" {
+        if request.isAsteriskForm && request.method == .options {
             let response = HTTPResponse(status: .noContent, headers: [("Allow", serving.serverMethods)])
             return journaled(response, entry(request, status: 204))
         }
@@ -169,8 +169,8 @@ final class RequestHandler: HTTPResponder {
             let response = ServerJSON.error(.notFound, "no endpoint serves \(request.method) \(request.path)")
             return journaled(response, entry(request, status: 404))
         case .methodNotAllowed(let allow):
-            let allowHeader = (allow + ["OPTIONS"]).joined(separator: ", ")
-            if request.method == "OPTIONS" {
+            let allowHeader = (allow + [.options]).map(\.rawValue).joined(separator: ", ")
+            if request.method == .options {
                 if let preflight = cors?.preflight(request, allowedMethods: allow) {
                     return journaled(preflight, entry(request, status: 204))
                 }
@@ -269,8 +269,8 @@ final class RequestHandler: HTTPResponder {
             let delay = latency.delay(fixed: profile.bandwidth?.latencyMs ?? 0, latency: nil, extra: profile.latency)
             let reason = "conditions \(profile.name): \(profile.failurePercent)% of requests fail with \(profile.fault.rawValue)"
             let action = profile.fault.transport(head: Self.failureHead, holdMs: 0, fixture: [])
-            return journaled(Reply(.transport(action), delayMs: delay, note: .init(source: play.name, outcome: profile.fault.rawValue)),
-                             entry(request, endpoint: route.id, selection: selection, fault: profile.fault.rawValue,
+            return journaled(Reply(.transport(action), delayMs: delay, note: .init(source: play.name, outcome: .fault(profile.fault.rawValue))),
+                             entry(request, endpoint: route.id, selection: selection, fault: profile.fault,
                                    reason: reason, delayMs: delay))
         }
         if let (resource, operation) = route.resource, play.name == Resource.storeScenario {
@@ -305,8 +305,8 @@ final class RequestHandler: HTTPResponder {
         case .fault(let fault, let head, let holdMs):
             let delay = latency.delay(fixed: play.delayMs, latency: play.latency, extra: profile?.latency)
             let reply = Reply(.transport(fault.transport(head: head, holdMs: holdMs, fixture: body)),
-                              delayMs: delay, note: .init(source: play.name, outcome: fault.rawValue))
-            return journaled(reply, entry(request, endpoint: route.id, selection: selection, fault: fault.rawValue,
+                              delayMs: delay, note: .init(source: play.name, outcome: .fault(fault.rawValue)))
+            return journaled(reply, entry(request, endpoint: route.id, selection: selection, fault: fault,
                                           delayMs: delay))
         case .respond(let status, let headWithBody, let headWithoutBody):
             let response = HTTPResponse(status: status, head: body.isEmpty ? headWithoutBody : headWithBody, body: body)
@@ -349,7 +349,7 @@ final class RequestHandler: HTTPResponder {
         var entry = entry(request, endpoint: endpoint, selection: selection, reason: "proxied to \(upstream.target)",
                           delayMs: delayMs)
         entry.proxied = true
-        var note = Reply.Note(source: selection?.play.name ?? RelayReplies.outcome, outcome: RelayReplies.outcome,
+        var note = Reply.Note(source: selection?.play.name ?? RelayReplies.source, outcome: .relayed,
                               reason: entry.reason)
         note.sequence = journal.append(entry)
         return RelayReplies.relay(MockHeader.withoutMockFields(request), to: upstream, note: note, delayMs: delayMs)
@@ -363,7 +363,7 @@ final class RequestHandler: HTTPResponder {
         endpoint: String? = nil,
         selection: Selection? = nil,
         status: Int? = nil,
-        fault: String? = nil,
+        fault: Fault? = nil,
         violations: [String] = [],
         reason: String? = nil,
         delayMs: Int = 0

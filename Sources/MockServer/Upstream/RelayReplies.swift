@@ -3,8 +3,8 @@ import HTTPCore
 /// The replies of relayed requests, shared by `--proxy` and `mock-server record`: a pending reply completed
 /// with the backend's response, or a 502 naming the backend and the reason.
 package enum RelayReplies {
-    /// Access-log word (``Reply/Note/outcome``) of a relayed reply; a reply with a status shows no fault.
-    package static let outcome = "proxied"
+    /// What the access log names as the answer's source (``Reply/Note/source``) when no scenario relayed it.
+    package static let source = "proxied"
 
     /// Relays `request` and returns at once with a pending reply, completed from a relay thread with `note`.
     package static func relay(

@@ -10,7 +10,7 @@ struct UpstreamClient: Sendable {
     /// Seconds allowed to connect, and between any two reads of the response.
     let timeout: Double
 
-    func exchange(_ bytes: [UInt8], method: String) -> Result<UpstreamResponse, UpstreamFailure> {
+    func exchange(_ bytes: [UInt8], method: HTTPRequest.Method) -> Result<UpstreamResponse, UpstreamFailure> {
         let addresses: [SocketAddress]
         switch POSIX.resolve(host: host, port: port) {
         case .success(let found): addresses = found
@@ -48,7 +48,7 @@ struct UpstreamClient: Sendable {
         return nil
     }
 
-    private func receive(on fd: Int32, method: String) -> Result<UpstreamResponse, UpstreamFailure> {
+    private func receive(on fd: Int32, method: HTTPRequest.Method) -> Result<UpstreamResponse, UpstreamFailure> {
         var reader = UpstreamResponseReader(requestMethod: method)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var until = deadline()

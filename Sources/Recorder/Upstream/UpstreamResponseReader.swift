@@ -14,12 +14,12 @@ struct UpstreamResponseReader {
     /// The longest response head accepted.
     static let maximumHeadBytes = 64 * 1024
 
-    private let requestMethod: String
+    private let requestMethod: HTTPRequest.Method
     private var state = State.head
     private var buffer: [UInt8] = []
     private var head: (status: Int, reason: String, fields: [UpstreamResponse.Field])?
 
-    init(requestMethod: String) {
+    init(requestMethod: HTTPRequest.Method) {
         self.requestMethod = requestMethod
     }
 
@@ -126,7 +126,7 @@ struct UpstreamResponseReader {
     }
 
     private func bodyFraming(status: Int, fields: [UpstreamResponse.Field]) throws(UpstreamFailure) -> State {
-        if requestMethod == "HEAD" || status == 204 || status == 304 { return .length(0) }
+        if requestMethod == .head || status == 204 || status == 304 { return .length(0) }
         let codings = fields.filter { $0.name.lowercased() == "transfer-encoding" }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces().lowercased() } }
         if let last = codings.last {

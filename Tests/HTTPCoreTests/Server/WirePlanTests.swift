@@ -5,7 +5,7 @@ import Testing
 struct WirePlanTests {
     private let date = Array("Sun, 06 Nov 1994 08:49:37 GMT".utf8)
 
-    private func request(_ method: String = "GET", http10: Bool = false, close: Bool = false) -> HTTPRequest {
+    private func request(_ method: HTTPRequest.Method = "GET", http10: Bool = false, close: Bool = false) -> HTTPRequest {
         var headers = HTTPHeaders()
         if close { headers.append(name: "Connection", value: "close") }
         var request = HTTPRequest(method: method, target: "/", version: http10 ? .http10 : .http11, headers: headers)

@@ -35,7 +35,7 @@ import TestSupport
             }
             #expect((60...140).contains(failed), "\(failed) of 200 failed")
             let entries = try server.journalEntries()
-            #expect(entries.filter { $0.fault == "empty_response" }.count == failed)
+            #expect(entries.filter { $0.fault == .emptyResponse }.count == failed)
             #expect(entries.first { $0.fault != nil }?.reason == "conditions flaky: 50.0% of requests fail with empty_response")
         }
     }

@@ -213,9 +213,9 @@ private extension Router {
         let parts = request.split(separator: " ", maxSplits: 1)
         var resolved = "malformed"
         _ = PathSegments.with(parts[1]) { segments in
-            switch match(method: String(parts[0]), segments: segments) {
+            switch match(method: .init(rawValue: String(parts[0])), segments: segments) {
             case .route(let route, let parameters): resolved = describe(route.id, parameters)
-            case .methodNotAllowed(let allow): resolved = "405 " + allow.joined(separator: ", ")
+            case .methodNotAllowed(let allow): resolved = "405 " + allow.map(\.rawValue).joined(separator: ", ")
             case .notFound: resolved = "404"
             }
         }

@@ -4,7 +4,7 @@
 extension JournalEntry {
     /// An entry as the handler records it, told apart by `target`.
     static func make(
-        method: String = "GET",
+        method: RequestMethod = "GET",
         target: String = "/",
         status: Int? = 200
     ) -> JournalEntry {

@@ -132,7 +132,7 @@ struct JournalTests {
     /// The facts a plain request has none of are kept out of line, and only when there is one (a session is kept
     /// inline): each one alone is kept, and survives the journal's JSON.
     @Test func eachRareFact_IsKept_OnItsOwn() throws {
-        func entry(body: ([UInt8], Bool) = ([], false), fault: String? = nil, violations: [String] = [],
+        func entry(body: ([UInt8], Bool) = ([], false), fault: Fault? = nil, violations: [String] = [],
                    reason: String? = nil, session: String? = nil, sequence: String? = nil, step: Int? = nil,
                    delayMs: Int? = nil) -> JournalEntry {
             JournalEntry(method: "GET", target: "/a", fields: [], bodySize: body.0.count, body: body,
@@ -144,7 +144,7 @@ struct JournalTests {
         let each: [(JournalEntry, (JournalEntry) -> Bool)] = [
             (entry(body: ([1], false)), { $0.body == [1] }),
             (entry(body: ([], true)), { $0.bodyTruncated }),
-            (entry(fault: "timeout"), { $0.fault == "timeout" }),
+            (entry(fault: .noResponse), { $0.fault == .noResponse }),
             (entry(violations: ["v"]), { $0.violations == ["v"] }),
             (entry(reason: "r"), { $0.reason == "r" }),
             (entry(session: "s"), { $0.session == "s" }),
@@ -163,7 +163,7 @@ struct JournalTests {
     @Test func handWrittenJSON_DecodesToTheSameEntry_AsTheEncodableForm() throws {
         var entry = JournalEntry(method: "POST", target: "/a?b=\"c\"", fields: [("Host", "a"), ("X-Odd", "tab\there \u{1}é")],
                                  bodySize: 3, body: ([0xFF, 0, 1], false), endpoint: "e", scenario: "s", status: nil,
-                                 fault: "connection_reset", violations: ["line\nbreak", "back\\slash"], reason: "why",
+                                 fault: .connectionReset, violations: ["line\nbreak", "back\\slash"], reason: "why",
                                  session: "s/1", scenarioSequence: "flaky", scenarioStep: 2, delayMs: 40)
         entry.responseHead = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Mock-Scenario: s\r\n".utf8)
         entry.responseLength = 12
