@@ -25,6 +25,11 @@ extension JSONValue {
         return current
     }
 
+    /// The pointer to member `name` of the document: `/` and the name with `~` written `~0` and `/` written `~1`.
+    package static func pointer(toMember name: String) -> String {
+        "/" + name.replacing("~", with: "~0").replacing("/", with: "~1")
+    }
+
     /// Whether `pointer` is a JSON pointer: empty, or `/` and tokens in which every `~` is followed by
     /// `0` or `1`.
     package static func isValidPointer(_ pointer: String) -> Bool {

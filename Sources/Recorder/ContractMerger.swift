@@ -89,6 +89,7 @@ struct ContractMerger {
         var added = 0
         for var scenario in ordered {
             scenario.body = scenario.body.map { Self.rename($0, renames) }
+            scenario.when = scenario.when.map { Self.rename($0, renames) }
             scenario.sequence = scenario.sequence?.map { nameMap[$0] ?? $0 }
             let candidate = scenario.json(endpointContentType: contentType)
             if let same = scenarios.first(where: { Self.unnamed($0) == Self.unnamed(candidate) }) {
@@ -132,6 +133,14 @@ struct ContractMerger {
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
+    }
+
+    /// `rule` with its path parameters under the existing endpoint's names.
+    private static func rename(_ rule: RequestRule, _ renames: [String: String]) -> RequestRule {
+        RequestRule(conditions: rule.conditions.map { condition in
+            guard case .pathParameter(let name) = condition.source, let other = renames[name] else { return condition }
+            return RuleCondition(source: .pathParameter(other), matcher: condition.matcher)
+        })
     }
 
     private static func unnamed(_ scenario: JSONValue) -> JSONValue {

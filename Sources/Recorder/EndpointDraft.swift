@@ -37,10 +37,15 @@ struct ScenarioDraft: Equatable {
     var expect: Expectation = .success
     /// For the scenario that replays the recording: the names of the steps, in the order they were recorded.
     var sequence: [String]?
+    /// The requests it answers (any one rule holding); empty for the default and for a step.
+    var when: [RequestRule] = []
+    /// How long the recorded responses took to start.
+    var latency: Latency?
 
     /// The scenario as a contract writes it; `contentType` only where it differs from the endpoint's.
     func json(endpointContentType: String) -> JSONValue {
         var fields: [String: JSONValue] = ["name": .string(name)]
+        if !when.isEmpty { fields["when"] = when.count == 1 ? when[0].json : .array(when.map(\.json)) }
         if let sequence {
             fields["sequence"] = .array(sequence.map(JSONValue.string))
             return .object(fields)
@@ -49,6 +54,7 @@ struct ScenarioDraft: Equatable {
         if let body { fields["body"] = .string(body) }
         if !headers.isEmpty { fields["headers"] = .object(headers.mapValues(JSONValue.string)) }
         if let contentType, body != nil, contentType != endpointContentType { fields["contentType"] = .string(contentType) }
+        if let latency { fields["latency"] = .string(latency.text) }
         fields["expect"] = .string(expect.rawValue)
         return .object(fields)
     }

@@ -3,16 +3,24 @@ import MockProtocol
 /// Decides which recorded header fields reach a contract. Dropped: credentials (`Authorization`,
 /// `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the names ``RecordingWriter/Redaction`` adds),
 /// hop-by-hop fields (RFC 9110 §7.6.1: `Connection`, `Keep-Alive`, `Proxy-Connection`, `TE`, `Trailer`,
-/// `Transfer-Encoding`, `Upgrade` and every name `Connection` lists), fields the mock server sets
-/// itself (`Content-Length`, `Date`, `Via`, its `X-Mock-…`), and fields a contract cannot hold (a name
-/// that is not a token, a value with control characters or bytes that were not UTF-8, a Basic
+/// `Transfer-Encoding`, `Upgrade` and every name `Connection` lists), fields that describe the backend or the
+/// message rather than the answer (``backendOwn``), the mock server's `X-Mock-…`, and fields a contract cannot
+/// hold (a name that is not a token, a value with control characters or bytes that were not UTF-8, a Basic
 /// `WWW-Authenticate` challenge, which the contract format refuses).
-struct HeaderFilter {
+package struct HeaderFilter {
     static let credentials: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
-    private static let hopByHop: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
-    ]
-    private static let setByServer: Set<String> = ["content-length", "date", "via"]
+    private static let hopByHop = Set(hopByHopNames.map { $0.lowercased() })
+    /// Response fields a recording never keeps because they belong to the backend or to one message, not to the
+    /// answer a mock should give (the mock server sets its own `Content-Length` and `Date`). Shown by `--help`.
+    package static let backendOwn = ["Content-Length", "Date", "Server", "Via", "X-Powered-By"]
+    private static let hopByHopNames = ["Connection", "Keep-Alive", "Proxy-Connection", "TE", "Trailer",
+                                        "Transfer-Encoding", "Upgrade"]
+    private static let setByServer = Set(backendOwn.map { $0.lowercased() })
+
+    /// The response fields never recorded, for `--help`.
+    package static var notRecorded: String {
+        backendOwn.joined(separator: ", ") + "; hop-by-hop fields (RFC 9110 §7.6.1); X-Mock-*"
+    }
 
     private let secret: Set<String>
 
@@ -47,6 +55,9 @@ struct HeaderFilter {
         }
         return (contentType, Dictionary(kept, uniquingKeysWith: { first, _ in first }))
     }
+
+    /// Whether `name` (lower case) is a credential or a name the recording was told to keep out.
+    func isSecret(_ name: String) -> Bool { secret.contains(name) }
 
     /// Whether the request carried `Authorization: Bearer <token>` (the token itself is never kept).
     static func hasBearerToken(_ fields: [RecordedExchange.Field]) -> Bool {

@@ -1,9 +1,11 @@
 import ContractModel
 import HTTPCore
+import MockProtocol
 
 /// A recorded exchange reduced to what a contract can say about it, secrets already gone: the method,
-/// the path's decoded segments, the query's names and values, the request body's fields, whether it
-/// carried a bearer token, and the response as a ``RecordedOutcome``.
+/// the path's decoded segments, the query's names and values, the request body's fields, what a `when` rule
+/// could tell it apart by, whether it carried credentials, how long the response head took, and the response
+/// as a ``RecordedOutcome``.
 struct NormalizedExchange {
     /// The request body as far as a contract declares it.
     enum RequestBody {
@@ -21,6 +23,12 @@ struct NormalizedExchange {
     let query: [(name: String, value: String)]
     let requestBody: RequestBody
     let hasBearerToken: Bool
+    /// Whether it carried `Authorization` of any scheme (the value is never kept).
+    let hasCredentials: Bool
+    /// What a `when` rule may read of it besides the path (see ``ruleFacts(_:redactor:headers:)``).
+    let facts: [RuleCondition.Source: JSONValue]
+    /// Milliseconds from the request sent to the response head read, when measured.
+    let headMs: Double?
     let outcome: RecordedOutcome
 
     /// The methods a contract can declare.
@@ -59,10 +67,61 @@ struct NormalizedExchange {
         query = exchange.query.flatMap { PercentDecoding.queryItems(Substring($0)) } ?? []
         requestBody = Self.requestBody(exchange)
         hasBearerToken = HeaderFilter.hasBearerToken(exchange.requestHeaders)
+        hasCredentials = exchange.requestHeaders.contains { HTTPHeaders.equal($0.name, "Authorization") }
+        facts = Self.ruleFacts(query: query, body: requestBody, fields: exchange.requestHeaders, redactor: redactor,
+                               headers: headers)
+        headMs = exchange.headMs
         let (contentType, kept) = headers.responseFields(exchange.responseHeaders)
         outcome = RecordedOutcome(
             status: exchange.status, headers: kept, contentType: contentType,
             body: FixtureBody(bytes: exchange.responseBody, contentType: contentType, redactor: redactor))
+    }
+
+    /// Header fields that say what a client asks for, and so may pick an answer; the others (`Host`, `User-Agent`,
+    /// tracing and forwarding fields) are left to no rule.
+    private static let askingFields: Set<String> = [
+        "accept", "accept-language", "prefer", "if-none-match", "if-match", "if-modified-since", "if-unmodified-since",
+    ]
+    /// `X-` fields that differ on every request or name a hop, never what is asked.
+    private static let noiseFields: Set<String> = [
+        "x-request-id", "x-correlation-id", "x-amzn-trace-id", "x-b3-traceid", "x-b3-spanid", "x-cloud-trace-context",
+        "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "x-real-ip",
+    ]
+
+    /// The query's values, a JSON body's top-level scalar members or a form's fields (`/name`), header fields a
+    /// client asks with (``askingFields``, and `X-` fields but noise and the mock's own), and `Authorization`'s
+    /// presence (its value never). Nothing whose name is a secret.
+    private static func ruleFacts(query: [(name: String, value: String)], body: RequestBody,
+                                  fields: [RecordedExchange.Field], redactor: SecretRedactor,
+                                  headers: HeaderFilter) -> [RuleCondition.Source: JSONValue] {
+        var facts: [RuleCondition.Source: JSONValue] = [:]
+        for item in query where !redactor.isSecret(item.name) && facts[.query(item.name)] == nil {
+            facts[.query(item.name)] = .string(item.value)
+        }
+        switch body {
+        case .json(let members):
+            for (name, value) in members where !redactor.isSecret(name) {
+                switch value {
+                case .string, .number, .bool: facts[.body(pointer: JSONValue.pointer(toMember: name))] = value
+                case .null, .array, .object: break
+                }
+            }
+        case .form(let items):
+            for item in items where !redactor.isSecret(item.name) && facts[.body(pointer: JSONValue.pointer(toMember: item.name))] == nil {
+                facts[.body(pointer: JSONValue.pointer(toMember: item.name))] = .string(item.value)
+            }
+        case .none, .other:
+            break
+        }
+        for field in fields {
+            let name = field.name.lowercased()
+            if name == "authorization" { facts[.header(name)] = .bool(true); continue }
+            let asks = askingFields.contains(name)
+                || (name.hasPrefix("x-") && !noiseFields.contains(name) && !MockHeader.isMockField(name))
+            guard asks, !headers.isSecret(name), !redactor.isSecret(name), facts[.header(name)] == nil else { continue }
+            facts[.header(name)] = .string(field.value.trimmed(of: " \t"))
+        }
+        return facts
     }
 
     private static func requestBody(_ exchange: RecordedExchange) -> RequestBody {

@@ -10,7 +10,7 @@ enum PathTemplating {
         var groups: [[String?]: [[String]]] = [:]
         for path in paths {
             // Identifiers are masked, so paths differing only there fall into one group.
-            groups[path.map { IdentifierSegment($0) == nil ? $0 : nil }, default: []].append(path)
+            groups[path.map { IdentifierSegment.isIdentifier($0) ? nil : $0 }, default: []].append(path)
         }
         var result: [[String]: RecordedTemplate] = [:]
         for (mask, members) in groups {
@@ -30,8 +30,7 @@ enum PathTemplating {
             } else if values.count < 2, let value = values.first {
                 segments.append(.literal(value))
             } else {
-                let kind: IdentifierSegment = values.allSatisfy { IdentifierSegment($0) == .integer } ? .integer : .uuid
-                segments.append(.parameter(name: "", kind: kind))
+                segments.append(.parameter(name: "", kind: IdentifierSegment.kind(of: values)))
                 varying.append(position)
             }
         }

@@ -18,9 +18,12 @@ public struct RecordedExchange: Sendable, Equatable {
     public var status: Int
     public var responseHeaders: [Field]
     public var responseBody: [UInt8]
+    /// Milliseconds from the request sent to the response's head read, when measured: what a scenario's
+    /// `latency` is fitted to.
+    public var headMs: Double?
 
     public init(method: String, path: String, query: String?, requestHeaders: [Field], requestBody: [UInt8],
-                status: Int, responseHeaders: [Field], responseBody: [UInt8]) {
+                status: Int, responseHeaders: [Field], responseBody: [UInt8], headMs: Double? = nil) {
         self.method = method
         self.path = path
         self.query = query
@@ -29,5 +32,6 @@ public struct RecordedExchange: Sendable, Equatable {
         self.status = status
         self.responseHeaders = responseHeaders
         self.responseBody = responseBody
+        self.headMs = headMs
     }
 }

@@ -1,4 +1,5 @@
 import HTTPCore
+import MockServer
 
 /// The exchanges recorded so far, shared by the relay threads, and their writing through ``RecordingWriter``.
 /// A write that fails keeps everything for the next one; each write is given everything recorded so far.
@@ -14,13 +15,16 @@ public final class Recording: Sendable {
     public let writer: RecordingWriter
     /// Exchanges whose request or response body is larger are relayed but not recorded (`--max-record-bytes`).
     public let maxBodyBytes: Int
+    /// The flush report as one JSON object (`--log json`) rather than lines for people.
+    public let reportsJSON: Bool
     private let exchanges = Locked<[RecordedExchange]>([])
     /// One write at a time: a flush on request and one at shutdown must not interleave their files.
     private let writing = Lock()
 
-    public init(writer: RecordingWriter, maxBodyBytes: Int) {
+    public init(writer: RecordingWriter, maxBodyBytes: Int, reportsJSON: Bool = false) {
         self.writer = writer
         self.maxBodyBytes = maxBodyBytes
+        self.reportsJSON = reportsJSON
     }
 
     /// Records `exchange`, unless one of its bodies exceeds ``maxBodyBytes``.
@@ -55,20 +59,57 @@ public final class Recording: Sendable {
         }
     }
 
-    /// A line for people: what a flush wrote, or why it wrote nothing and that nothing is lost.
+    /// What a flush wrote, or why it wrote nothing and that nothing is lost: a line for people, and under it
+    /// a line per endpoint (its rules, sequences and why, ids templated, auth) and the secrets kept out (counts,
+    /// never values).
     public func describe(_ outcome: Outcome) -> String {
         switch outcome {
         case .written(let summary, let count):
             let skipped = summary.skipped.isEmpty ? ""
                 : "; \(summary.skipped.count) not written, which a contract cannot describe: "
                     + summary.skipped.joined(separator: "; ")
-            return "recording: wrote \(count) exchange\(count == 1 ? "" : "s") (\(summary.endpoints) endpoints, "
+            let head = "recording: wrote \(count) exchange\(count == 1 ? "" : "s") (\(summary.endpoints) endpoints, "
                 + "\(summary.scenarios) scenarios, \(summary.contractFiles.count) contract and "
                 + "\(summary.fixtureFiles.count) fixture files) to \(writer.contractsDirectory) and \(writer.fixturesDirectory)"
                 + skipped
+            let secrets = "  secrets: \(summary.credentialFieldsDropped) credential header field"
+                + "\(summary.credentialFieldsDropped == 1 ? "" : "s") left out, \(summary.redactedValues) value"
+                + "\(summary.redactedValues == 1 ? "" : "s") redacted in fixtures"
+            return ([head] + summary.endpointReports.map { "  " + $0.line } + [secrets]).joined(separator: "\n")
         case .failed(let reason, let count):
             return "recording: could not write to \(writer.contractsDirectory) and \(writer.fixturesDirectory): "
                 + "\(reason); the \(count) exchange\(count == 1 ? " is" : "s are") kept, flush again once fixed"
         }
+    }
+
+    /// The flush report as one JSON object, for `--log json`.
+    public func describeJSON(_ outcome: Outcome) -> String {
+        let report: FlushReport
+        switch outcome {
+        case .written(let summary, let count):
+            report = FlushReport(event: "recording.flush", written: true, exchanges: count, reason: nil,
+                                 contractFiles: summary.contractFiles, fixtureFiles: summary.fixtureFiles,
+                                 endpoints: summary.endpointReports, skipped: summary.skipped,
+                                 credentialFieldsDropped: summary.credentialFieldsDropped,
+                                 redactedValues: summary.redactedValues)
+        case .failed(let reason, let count):
+            report = FlushReport(event: "recording.flush", written: false, exchanges: count, reason: reason,
+                                 contractFiles: [], fixtureFiles: [], endpoints: [], skipped: [],
+                                 credentialFieldsDropped: 0, redactedValues: 0)
+        }
+        return String(decoding: ServerJSON.encode(report), as: UTF8.self)
+    }
+
+    private struct FlushReport: Encodable {
+        let event: String
+        let written: Bool
+        let exchanges: Int
+        let reason: String?
+        let contractFiles: [String]
+        let fixtureFiles: [String]
+        let endpoints: [EndpointReport]
+        let skipped: [String]
+        let credentialFieldsDropped: Int
+        let redactedValues: Int
     }
 }

@@ -8,6 +8,10 @@ struct RecordingPlan {
     var perIDFixtures: Set<String> = []
     /// Exchanges left out, each with the reason.
     var skipped: [String] = []
+    /// What was decided for each endpoint, for the flush report.
+    var reports: [EndpointReport] = []
+    /// Header fields left out as credentials (``HeaderFilter``), counted over requests and responses.
+    var credentialFieldsDropped = 0
 
     /// The endpoints of each domain, in path then method order.
     var domains: [String: [EndpointDraft]] {

@@ -1,27 +1,37 @@
 import ContractModel
 
-/// Turns recorded exchanges into endpoints, scenarios and fixtures (``RecordingPlan``).
+/// Turns recorded exchanges into endpoints, scenarios and fixtures (``RecordingPlan``), so that the contracts
+/// answer each request by what it says, in any order.
 ///
-/// One endpoint per method and path template (``PathTemplating``). A templated endpoint serves its
-/// most common outcome for every id from a fixture per id (`v1/items/{id}.json`); an id whose answer
-/// differs (another status, kind of body, or several answers over time) gets an endpoint of its own at
-/// its literal path (`/v1/items/99`), which routing prefers to the template, so every recorded request
-/// is answered as it was. An endpoint with several outcomes gets one scenario per outcome
-/// (``ScenarioNaming``); a literal one whose answers changed over time also gets a first, default
-/// scenario, `recorded`, a sequence that plays them in the recorded order.
+/// One endpoint per method and path template (``PathTemplating``). On it:
+/// - A templated endpoint serves the ids that were answered alike (one status, content type and kind of body)
+///   from a fixture per id (`v1/items/{id}.json`); that scenario is the default.
+/// - Requests answered otherwise get a scenario per distinct answer, picked by `when` rules on the fewest
+///   request parts that tell the answers apart (``RuleInference``): a query value, a body member, the path
+///   parameter, a header field.
+/// - A 401 or 403 that came exactly for the requests without credentials is auth: the endpoint requires a
+///   bearer token (when the others sent one), and the recorded refusal answers requests without `Authorization`.
+/// - Only the same request answered differently over time becomes a sequence (`recorded`), played in the
+///   recorded order.
+/// A request the recording never saw plays the default: the per-id scenario, else the answer most requests got.
 struct RecordingPlanner {
     private let headers: HeaderFilter
     private let redactor: SecretRedactor
+    private let keepsLatency: Bool
     private var namer: FixtureNamer
     /// Per-id fixture folders handed out (lower-cased), each with the template path it belongs to.
     private var perIDFolderOwners: [String: String] = [:]
+    /// Fixture paths by their bytes: one file per distinct body.
+    private var fixturePaths: [[UInt8]: String] = [:]
     private var plan = RecordingPlan()
     private var usedIDs: Set<String>
 
-    init(headers: HeaderFilter, redactor: SecretRedactor, namer: FixtureNamer, reservedIDs: Set<String> = []) {
+    init(headers: HeaderFilter, redactor: SecretRedactor, namer: FixtureNamer, reservedIDs: Set<String> = [],
+         keepsLatency: Bool = true) {
         self.headers = headers
         self.redactor = redactor
         self.namer = namer
+        self.keepsLatency = keepsLatency
         usedIDs = reservedIDs
     }
 
@@ -34,6 +44,9 @@ struct RecordingPlanner {
                 plan.skipped.append(error.reason)
             }
         }
+        plan.credentialFieldsDropped = exchanges.reduce(0) { count, exchange in
+            count + (exchange.requestHeaders + exchange.responseHeaders).filter { headers.isSecret($0.name.lowercased()) }.count
+        }
         let templates = PathTemplating.templates(for: Set(normalized.map(\.segments)))
         var groups: [RouteKey: [NormalizedExchange]] = [:]
         for exchange in normalized {
@@ -42,11 +55,7 @@ struct RecordingPlanner {
         }
         for key in groups.keys.sorted() {
             guard let members = groups[key] else { continue }
-            if key.template.parameters.isEmpty {
-                addLiteralEndpoint(method: key.method, template: key.template, exchanges: members)
-            } else {
-                addTemplatedEndpoint(method: key.method, template: key.template, exchanges: members)
-            }
+            addEndpoint(method: key.method, template: key.template, exchanges: members)
         }
         return plan
     }
@@ -61,68 +70,216 @@ struct RecordingPlanner {
         }
     }
 
-    // MARK: - Endpoints
-
-    private mutating func addLiteralEndpoint(method: String, template: RecordedTemplate, exchanges: [NormalizedExchange]) {
-        let outcomes = distinct(exchanges.map(\.outcome))
-        let names = ScenarioNaming.names(for: outcomes)
-        let stem = RecordingNames.fixtureFolder(of: template) + "/" + method.lowercased()
-        var scenarios = ScenarioNaming.ordered(outcomes).map { outcome in
-            scenario(outcome, name: names[outcome] ?? "", fixtureStem: stem)
-        }
-        if outcomes.count > 1 {
-            let steps = exchanges.compactMap { names[$0.outcome] }
-            scenarios.insert(ScenarioDraft(name: ScenarioNaming.replay, sequence: steps), at: 0)
-        }
-        addEndpoint(method: method, template: template, exchanges: exchanges, scenarios: scenarios)
+    /// What one request got: its own fixture by id, one answer, or answers that changed over time.
+    private enum Answer: Hashable {
+        case perID
+        case single(RecordedOutcome)
+        case sequence([RecordedOutcome])
     }
 
-    private mutating func addTemplatedEndpoint(method: String, template: RecordedTemplate,
-                                               exchanges: [NormalizedExchange]) {
-        var paths: [[String]] = []
+    // MARK: - Endpoints
+
+    private mutating func addEndpoint(method: String, template: RecordedTemplate, exchanges: [NormalizedExchange]) {
+        var report = EndpointReport(method: method, path: template.path,
+                                    templated: template.parameters.map(\.name))
+        // Auth: refusals exactly for the requests without credentials.
+        let refused = exchanges.filter { [401, 403].contains($0.outcome.status) }
+        let isAuth = !refused.isEmpty && refused.count < exchanges.count
+            && exchanges.allSatisfy { [401, 403].contains($0.outcome.status) == !$0.hasCredentials }
+        let answered = isAuth ? exchanges.filter(\.hasCredentials) : exchanges
+
+        // Each distinct request, by what a rule could read of it, and its answer.
+        var keys: [[RuleCondition.Source: JSONValue]] = []
+        var outcomesByKey: [[RuleCondition.Source: JSONValue]: [RecordedOutcome]] = [:]
+        for exchange in answered {
+            let key = facts(of: exchange, template: template)
+            if outcomesByKey[key] == nil { keys.append(key) }
+            outcomesByKey[key, default: []].append(exchange.outcome)
+        }
+        let regularPaths = template.parameters.isEmpty ? RegularPaths() : regularPaths(answered)
+        var answers: [Answer] = []
+        var answerOfKey: [[RuleCondition.Source: JSONValue]: Int] = [:]
+        for key in keys {
+            let outcomes = outcomesByKey[key] ?? []
+            let answer: Answer
+            if regularPaths.path(of: key, template: template) != nil {
+                answer = .perID
+            } else if Set(outcomes).count == 1, let outcome = outcomes.first {
+                answer = .single(outcome)
+            } else {
+                answer = .sequence(outcomes)
+            }
+            if let index = answers.firstIndex(of: answer) {
+                answerOfKey[key] = index
+            } else {
+                answerOfKey[key] = answers.count
+                answers.append(answer)
+            }
+        }
+        let defaultAnswer = Self.defaultAnswer(answers, keys: keys.compactMap { answerOfKey[$0] })
+        let samples = keys.compactMap { key in answerOfKey[key].map { RuleInference.Sample(facts: key, answer: $0) } }
+        // Every answered request carried credentials when auth decided: its presence tells nothing apart.
+        let presence: Set<RuleCondition.Source> = [.header("authorization")]
+        let rules = RuleInference.rules(for: isAuth ? samples.map(Self.withoutCredentials) : samples,
+                                        defaultAnswer: defaultAnswer ?? -1, presenceOnly: presence)
+
+        // Scenarios: one per distinct outcome, the per-id one, and one per sequence.
+        var outcomes: [RecordedOutcome] = []
+        for answer in answers {
+            switch answer {
+            case .single(let outcome): outcomes.append(outcome)
+            case .sequence(let steps): outcomes += steps
+            case .perID: break
+            }
+        }
+        let refusal = isAuth ? Self.mostCommon(refused.map(\.outcome)) : nil
+        if let refusal { outcomes.append(refusal) }
+        outcomes = distinct(outcomes)
+        var perID: ScenarioDraft?
+        if answers.contains(.perID) {
+            perID = perIDScenario(method: method, template: template, exchanges: answered.filter { exchange in
+                regularPaths.paths.contains(exchange.segments)
+            })
+        }
+        let names = ScenarioNaming.names(for: outcomes, taken: Set([perID?.name].compactMap { $0 }))
+        let stem = RecordingNames.fixtureFolder(of: template) + "/" + method.lowercased()
+            + (template.parameters.isEmpty ? "" : "-" + template.parameters.map(\.name).joined(separator: "-"))
+        var byOutcome: [RecordedOutcome: ScenarioDraft] = [:]
+        for outcome in ScenarioNaming.ordered(outcomes) {
+            var draft = scenario(outcome, name: names[outcome] ?? "", fixtureStem: stem)
+            draft.latency = latency(answered.filter { $0.outcome == outcome } + refused.filter { $0.outcome == outcome })
+            byOutcome[outcome] = draft
+        }
+        var sequences: [ScenarioDraft] = []
+        var defaultName: String?
+        var taken = Set(names.values).union([perID?.name].compactMap { $0 })
+        for (index, answer) in answers.enumerated() {
+            let when = rules[index] ?? []
+            switch answer {
+            case .perID:
+                perID?.when = when
+                if index == defaultAnswer { defaultName = perID?.name }
+            case .single(let outcome):
+                byOutcome[outcome]?.when = when
+                if index == defaultAnswer { defaultName = names[outcome] }
+            case .sequence(let steps):
+                var name = ScenarioNaming.replay
+                var counter = 2
+                while taken.contains(name) { name = ScenarioNaming.replay + "\(counter)"; counter += 1 }
+                taken.insert(name)
+                var draft = ScenarioDraft(name: name, sequence: steps.compactMap { names[$0] })
+                draft.when = when
+                sequences.append(draft)
+                if index == defaultAnswer { defaultName = name }
+                report.sequences.append(name + ": the same request got " + steps.map { String($0.status) }
+                    .joined(separator: ", ") + " in turn")
+            }
+        }
+        if let refusal {
+            byOutcome[refusal]?.when = [RequestRule(conditions: [
+                RuleCondition(source: .header("authorization"), matcher: .present(false)),
+            ])]
+        }
+        // The default first; then each outcome by status, then the sequences.
+        let all = [perID].compactMap { $0 } + ScenarioNaming.ordered(outcomes).compactMap { byOutcome[$0] } + sequences
+        let scenarios = all.filter { $0.name == defaultName } + all.filter { $0.name != defaultName }
+        report.rules = scenarios.reduce(0) { $0 + $1.when.count }
+        let bearer = isAuth && answered.allSatisfy(\.hasBearerToken)
+        if isAuth { report.auth = bearer ? "bearer" : "Authorization present" }
+        addEndpoint(method: method, template: template, exchanges: exchanges, scenarios: scenarios,
+                    requiresBearer: bearer || (!isAuth && exchanges.allSatisfy(\.hasBearerToken)), report: report)
+    }
+
+    /// The default answer: the per-id one, else the one most distinct requests got (on a tie the lower status,
+    /// then the first recorded).
+    private static func defaultAnswer(_ answers: [Answer], keys: [Int]) -> Int? {
+        if let perID = answers.firstIndex(of: .perID) { return perID }
+        var counts: [Int: Int] = [:]
+        for answer in keys { counts[answer, default: 0] += 1 }
+        func status(_ answer: Answer) -> Int {
+            switch answer {
+            case .single(let outcome): outcome.status
+            case .sequence(let steps): steps.first?.status ?? 0
+            case .perID: 0
+            }
+        }
+        return answers.indices.max { left, right in
+            let (l, r) = (counts[left] ?? 0, counts[right] ?? 0)
+            if l != r { return l < r }
+            if status(answers[left]) != status(answers[right]) { return status(answers[left]) > status(answers[right]) }
+            return left > right
+        }
+    }
+
+    private static func withoutCredentials(_ sample: RuleInference.Sample) -> RuleInference.Sample {
+        var facts = sample.facts
+        facts[.header("authorization")] = nil
+        return RuleInference.Sample(facts: facts, answer: sample.answer)
+    }
+
+    private static func mostCommon(_ outcomes: [RecordedOutcome]) -> RecordedOutcome? {
+        var counts: [RecordedOutcome: Int] = [:]
+        for outcome in outcomes { counts[outcome, default: 0] += 1 }
+        return outcomes.max { (counts[$0] ?? 0) < (counts[$1] ?? 0) }
+    }
+
+    /// What a rule could read of the request: its facts and its path parameters.
+    private func facts(of exchange: NormalizedExchange, template: RecordedTemplate) -> [RuleCondition.Source: JSONValue] {
+        var facts = exchange.facts
+        for (name, value) in template.values(in: exchange.segments) { facts[.pathParameter(name)] = .string(value) }
+        return facts
+    }
+
+    /// The concrete paths whose requests all got one answer of the shape most such paths share: served from a
+    /// fixture per id.
+    private struct RegularPaths {
+        var paths: Set<[String]> = []
+
+        func path(of key: [RuleCondition.Source: JSONValue], template: RecordedTemplate) -> [String]? {
+            var concrete: [String] = []
+            for segment in template.segments {
+                switch segment {
+                case .literal(let text): concrete.append(text)
+                case .parameter(let name, _):
+                    guard case .string(let value)? = key[.pathParameter(name)] else { return nil }
+                    concrete.append(value)
+                }
+            }
+            return paths.contains(concrete) ? concrete : nil
+        }
+    }
+
+    private func regularPaths(_ exchanges: [NormalizedExchange]) -> RegularPaths {
+        var order: [[String]] = []
         var byPath: [[String]: [NormalizedExchange]] = [:]
         for exchange in exchanges {
-            if byPath[exchange.segments] == nil { paths.append(exchange.segments) }
+            if byPath[exchange.segments] == nil { order.append(exchange.segments) }
             byPath[exchange.segments, default: []].append(exchange)
         }
-        let single = paths.filter { Set(byPath[$0, default: []].map(\.outcome)).count == 1 }
+        let single = order.filter { Set(byPath[$0, default: []].map(\.outcome)).count == 1 }
         let shape = commonShape(of: single.compactMap { byPath[$0]?.first?.outcome })
-        let regular = single.filter { byPath[$0]?.first?.outcome.shape == shape }
-        let exceptions = paths.filter { !regular.contains($0) }
-        var scenarios: [ScenarioDraft] = []
-        if let shape, let first = regular.first.flatMap({ byPath[$0]?.first?.outcome }) {
-            scenarios.append(perIDScenario(method: method, template: template, shape: shape, first: first,
-                                           outcomes: regular.compactMap { path in byPath[path]?.first.map { (path, $0.outcome) } }))
-        }
-        let others = distinct(exceptions.flatMap { byPath[$0, default: []].map(\.outcome) })
-        let names = ScenarioNaming.names(for: others, taken: Set(scenarios.map(\.name)))
-        let stem = RecordingNames.fixtureFolder(of: template) + "/" + method.lowercased() + "-"
-            + template.parameters.map(\.name).joined(separator: "-")
-        scenarios += ScenarioNaming.ordered(others).map { scenario($0, name: names[$0] ?? "", fixtureStem: stem) }
-        let described = regular.isEmpty ? exchanges : regular.flatMap { byPath[$0, default: []] }
-        addEndpoint(method: method, template: template, exchanges: described, scenarios: scenarios)
-        for path in exceptions {
-            addLiteralEndpoint(method: method, template: .literal(path), exchanges: byPath[path, default: []])
-        }
+        return RegularPaths(paths: Set(single.filter { byPath[$0]?.first?.outcome.shape == shape }))
     }
 
     /// The scenario that serves each regular id its own recorded body, from `folder/{id}.json`.
-    private mutating func perIDScenario(method: String, template: RecordedTemplate, shape: RecordedOutcome.Shape,
-                                        first: RecordedOutcome, outcomes: [([String], RecordedOutcome)]) -> ScenarioDraft {
+    private mutating func perIDScenario(method: String, template: RecordedTemplate,
+                                        exchanges: [NormalizedExchange]) -> ScenarioDraft? {
+        guard let first = exchanges.first?.outcome else { return nil }
         var common = first.headers
-        for (_, outcome) in outcomes {
-            common = common.filter { outcome.headers[$0.key] == $0.value }
+        for exchange in exchanges {
+            common = common.filter { exchange.outcome.headers[$0.key] == $0.value }
         }
-        var draft = ScenarioDraft(name: first.expectation.rawValue, status: shape.status, headers: common,
+        var draft = ScenarioDraft(name: first.expectation.rawValue, status: first.status, headers: common,
                                   contentType: first.fixtureContentType, expect: first.expectation)
-        guard let fileExtension = shape.fileExtension else { return draft }
+        draft.latency = latency(exchanges)
+        guard let fileExtension = first.shape.fileExtension else { return draft }
         let suffix = (method == "GET" ? "" : "." + method.lowercased()) + "." + fileExtension
         let folder = perIDFolder(for: template)
         let names = template.parameters.map(\.name)
         draft.body = folder + "/" + names.map { "{\($0)}" }.joined(separator: "-") + suffix
-        for (path, outcome) in outcomes {
-            guard let body = outcome.body else { continue }
-            let values = template.values(in: path)
+        for exchange in exchanges {
+            guard let body = exchange.outcome.body else { continue }
+            let values = template.values(in: exchange.segments)
             let file = folder + "/" + names.compactMap { values[$0] }.joined(separator: "-") + suffix
             plan.fixtures[file] = body.bytes
             plan.perIDFixtures.insert(file)
@@ -163,15 +320,25 @@ struct RecordingPlanner {
                                   contentType: outcome.fixtureContentType, expect: outcome.expectation)
         if let body = outcome.body {
             let bytes = body.bytes
-            let path = namer.claim(fixtureStem + "-" + name + "." + body.fileExtension, for: bytes)
-            plan.fixtures[path] = bytes
-            draft.body = path
+            if let path = fixturePaths[bytes] {
+                draft.body = path
+            } else {
+                let path = namer.claim(fixtureStem + "-" + name + "." + body.fileExtension, for: bytes)
+                plan.fixtures[path] = bytes
+                fixturePaths[bytes] = path
+                draft.body = path
+            }
         }
         return draft
     }
 
+    /// The latency the exchanges' response heads took (``LatencyFit``), unless the recording leaves it out.
+    private func latency(_ exchanges: [NormalizedExchange]) -> Latency? {
+        keepsLatency ? LatencyFit.latency(exchanges.compactMap(\.headMs)) : nil
+    }
+
     private mutating func addEndpoint(method: String, template: RecordedTemplate, exchanges: [NormalizedExchange],
-                                      scenarios: [ScenarioDraft]) {
+                                      scenarios: [ScenarioDraft], requiresBearer: Bool, report: EndpointReport) {
         let base = RecordingNames.endpointID(method: method, template: template)
         var id = base
         var counter = 2
@@ -180,8 +347,11 @@ struct RecordingPlanner {
         let contentType = scenarios.first { $0.body != nil }?.contentType ?? "application/json"
         plan.endpoints.append(EndpointDraft(
             id: id, domain: RecordingNames.domain(of: template), method: method, template: template,
-            request: RequestInference.request(template: template, exchanges: exchanges),
+            request: RequestInference.request(template: template, exchanges: exchanges, bearer: requiresBearer),
             contentType: contentType, scenarios: scenarios))
+        var report = report
+        report.id = id
+        plan.reports.append(report)
     }
 
     private func distinct<Element: Hashable>(_ elements: [Element]) -> [Element] {

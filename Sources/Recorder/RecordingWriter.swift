@@ -52,6 +52,12 @@ public final class RecordingWriter: Sendable {
         /// Exchanges a contract cannot describe (a method it has no word for, a status outside 200…599, a
         /// path that is not one), each with its reason; the others are written.
         public var skipped: [String] = []
+        /// What was decided for each endpoint recorded (with `merge`, each endpoint of the recording).
+        public var endpointReports: [EndpointReport] = []
+        /// Secret values replaced with `"<redacted>"` in the fixtures written.
+        public var redactedValues = 0
+        /// Credential header fields (`Authorization`, `Cookie`, `Set-Cookie`, `--redact-header` names) left out.
+        public var credentialFieldsDropped = 0
 
         /// Nothing written.
         public init() {}
@@ -62,16 +68,20 @@ public final class RecordingWriter: Sendable {
     public let redaction: Redaction
     /// Adds to the contracts already in the folders instead of refusing to write over them.
     public let merge: Bool
+    /// Writes each scenario's observed `latency` (`--no-latency` turns it off).
+    public let keepsLatency: Bool
 
     /// What the folders held before this session's first write; the lock also keeps two flushes (a
     /// request and a signal) from writing at once.
     private let baseline = Locked(FolderBaseline())
 
-    public init(contractsDirectory: String, fixturesDirectory: String, redaction: Redaction, merge: Bool) {
+    public init(contractsDirectory: String, fixturesDirectory: String, redaction: Redaction, merge: Bool,
+                keepsLatency: Bool = true) {
         self.contractsDirectory = contractsDirectory
         self.fixturesDirectory = fixturesDirectory
         self.redaction = redaction
         self.merge = merge
+        self.keepsLatency = keepsLatency
     }
 
     /// Writes `exchanges` (everything recorded so far) as contracts and fixtures, all or nothing.
@@ -104,10 +114,12 @@ public final class RecordingWriter: Sendable {
         var merger = ContractMerger(documents: existing)
         var planner = RecordingPlanner(headers: HeaderFilter(extraSecrets: redaction.headers),
                                        redactor: SecretRedactor(extraKeys: redaction.keys), namer: namer,
-                                       reservedIDs: merger.endpointIDs)
+                                       reservedIDs: merger.endpointIDs, keepsLatency: keepsLatency)
         let plan = planner.plan(exchanges)
         var summary = Summary()
         summary.skipped = plan.skipped
+        summary.endpointReports = plan.reports
+        summary.credentialFieldsDropped = plan.credentialFieldsDropped
         var contracts: [String: [UInt8]] = [:]
         if merge {
             merger.merge(plan.endpoints)
@@ -132,6 +144,7 @@ public final class RecordingWriter: Sendable {
         baseline = noted
         summary.contractFiles = contracts.keys.sorted().map { contractsDirectory + "/" + $0 }
         summary.fixtureFiles = newFixtures.keys.sorted().map { fixtures + "/" + $0 }
+        summary.redactedValues = newFixtures.values.reduce(0) { $0 + Self.placeholders(in: $1) }
         return summary
     }
 
@@ -160,5 +173,22 @@ public final class RecordingWriter: Sendable {
             documents[name] = document
         }
         return documents
+    }
+
+    /// How many times ``SecretRedactor/placeholder`` occurs in `bytes`.
+    private static func placeholders(in bytes: [UInt8]) -> Int {
+        let needle = Array(SecretRedactor.placeholder.utf8)
+        guard bytes.count >= needle.count else { return 0 }
+        var count = 0
+        var index = 0
+        while index <= bytes.count - needle.count {
+            if bytes[index..<(index + needle.count)].elementsEqual(needle) {
+                count += 1
+                index += needle.count
+            } else {
+                index += 1
+            }
+        }
+        return count
     }
 }

@@ -2,11 +2,11 @@ import ContractModel
 
 /// What a contract requires of an endpoint's requests, from those recorded: its path parameters' types,
 /// each query parameter and body field seen with its type (optional unless every request had it), bearer
-/// auth when every request carried a bearer token. A body is declared only when every request sent a
+/// auth when the planner found it (``RecordingPlanner``). A body is declared only when every request sent a
 /// JSON object, or every one a form; values are never written, only types.
 enum RequestInference {
     /// The endpoint's `request` object, or `nil` when it requires nothing.
-    static func request(template: RecordedTemplate, exchanges: [NormalizedExchange]) -> JSONValue? {
+    static func request(template: RecordedTemplate, exchanges: [NormalizedExchange], bearer: Bool) -> JSONValue? {
         var request: [String: JSONValue] = [:]
         let parameters = template.parameters
         if !parameters.isEmpty {
@@ -20,7 +20,7 @@ enum RequestInference {
                 FieldTypeInference.text(exchanges.map { exchange in exchange.query.first { $0.name == name }?.value })
             }
         }
-        if !exchanges.isEmpty && exchanges.allSatisfy(\.hasBearerToken) { request["auth"] = .string("bearer") }
+        if bearer { request["auth"] = .string("bearer") }
         if let body = body(exchanges) { request["body"] = body }
         return request.isEmpty ? nil : .object(request)
     }

@@ -71,7 +71,11 @@ public final class UpstreamProxy: UpstreamRelay {
         guard let recording else { return nil }
         let outcome = recording.flush()
         let message = recording.describe(outcome)
-        POSIX.writeLine("mock-server: " + message, toStandardError: true)
+        if recording.reportsJSON {
+            POSIX.writeLine(recording.describeJSON(outcome), toStandardError: false)
+        } else {
+            POSIX.writeLine("mock-server: " + message, toStandardError: true)
+        }
         switch outcome {
         case .written(_, let count): return RecordingFlush(succeeded: true, message: message, exchanges: count)
         case .failed(_, let count): return RecordingFlush(succeeded: false, message: message, exchanges: count)
@@ -119,6 +123,6 @@ public final class UpstreamProxy: UpstreamRelay {
             requestHeaders: request.headers.fields.map { .init(name: $0.name, value: $0.value) },
             requestBody: request.body, status: response.status,
             responseHeaders: responseFields.map { .init(name: $0.name, value: $0.value) },
-            responseBody: response.body)
+            responseBody: response.body, headMs: response.headMs)
     }
 }

@@ -1,6 +1,7 @@
 import ContractModel
 import HTTPCore
 import MockServer
+import Recorder
 
 /// The command line of `mock-server`, parsed by hand (no third-party argument parser).
 struct CommandLineOptions {
@@ -58,6 +59,8 @@ struct CommandLineOptions {
             "  record               Relay every request to --target <url> and record each exchange; written on",
             "                       POST /__mock/record/flush and at SIGINT/SIGTERM. Its options:",
         ] + Flag.helpLines(for: .record, indent: 4) + [
+            "                       Never recorded: secrets (--redact-header, --redact-key); the response fields",
+            "                       " + HeaderFilter.notRecorded,
             "",
             "EXIT CODES: 0 fine, 1 contract problems (or a document import cannot read, or the port or a folder",
             "            unusable, or a recording that could not be written at shutdown), 2 usage errors.",

@@ -141,6 +141,10 @@ extension Flag {
              places: [.serve], misplaced: ([.record], "record takes --target <url>, not --proxy")) { options, text throws(UsageError) in
             options.recording.target = try RecordOptions.target(text ?? "", flag: "--proxy")
         },
+        Flag(names: ["--proxy-fallback"], value: nil,
+             help: "With --proxy: also pass on requests an endpoint matches but cannot answer (no fixture for them, "
+                + "a method it lacks, no when rule holding)",
+             places: [.serveWithProxy]) { options, _ in options.recording.fallsBack = true },
         Flag(names: ["--record"], value: nil,
              help: "With --proxy: record the proxied exchanges, written on POST /__mock/record/flush and at "
                 + "SIGINT/SIGTERM to --record-contracts and --record-fixtures",
@@ -162,6 +166,10 @@ extension Flag {
              places: [.serveRecording, .record]) { options, _ in options.recording.merge = true },
         Flag(names: ["--redact-key"], value: "<k>", help: "Keep this JSON key's values out of the files (repeatable)",
              places: [.serveRecording, .record]) { $0.recording.redactedKeys.append($1 ?? "") },
+        Flag(names: ["--no-latency"], value: nil,
+             help: "Write no observed latency into the scenarios (by default each gets the time its responses took "
+                + "to start: one sample as is, several fitted as lognormal:<median>:<sigma>)",
+             places: [.serveRecording, .record]) { options, _ in options.recording.keepsLatency = false },
         Flag(names: ["--max-record-bytes"], value: "<n>",
              help: "Relay larger bodies but do not record them (default 52428800, 50 MiB)",
              places: [.serveRecording, .record]) { options, text throws(UsageError) in

@@ -88,11 +88,13 @@ enum MockServerCommand {
         var configuration = options.configuration
         configuration.onReload = { output.reloaded($0) }
         let recording = options.recording.record
-            ? options.recording.recording(extraHeaders: configuration.redactedHeaders) : nil
+            ? options.recording.recording(extraHeaders: configuration.redactedHeaders,
+                                        json: configuration.logFormat == .json) : nil
         let proxy = options.recording.target.map {
             RecordCommand.makeProxy(target: $0, options: options.recording, recording: recording)
         }
         configuration.upstream = proxy
+        configuration.proxyFallback = options.recording.fallsBack
         // Before any thread starts: every thread inherits the blocked set, and a signal that arrives
         // while the contracts load or the server starts stays pending until the signal thread takes it.
         POSIX.blockSignals(POSIX.Signal.allCases)

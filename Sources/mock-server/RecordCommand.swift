@@ -8,7 +8,8 @@ enum RecordCommand {
     static func record(_ options: CommandLineOptions, output: MockServerCommand.Output) {
         guard let target = options.recording.target else { MockServerCommand.fail("record needs --target <url>", code: 2) }
         POSIX.blockSignals(POSIX.Signal.allCases)
-        let recording = options.recording.recording(extraHeaders: options.configuration.redactedHeaders)
+        let recording = options.recording.recording(extraHeaders: options.configuration.redactedHeaders,
+                                                    json: options.configuration.logFormat == .json)
         let proxy = makeProxy(target: target, options: options.recording, recording: recording)
         var configuration = RecordServer.Configuration()
         configuration.host = options.configuration.host

@@ -17,12 +17,18 @@ struct RecordOptions {
     var upstreamTimeout = 30.0
     /// `--max-record-bytes`: larger bodies are relayed but not recorded.
     var maxRecordBytes = 50 * 1024 * 1024
+    /// `--no-latency`: scenarios get no observed `latency`.
+    var keepsLatency = true
+    /// `--proxy-fallback`: requests an endpoint matches but cannot answer go to the backend too.
+    var fallsBack = false
 
     /// The writer and recording these options describe; `extraHeaders` are the `--redact-header` names.
-    func recording(extraHeaders: [String]) -> Recording {
+    /// - Parameter json: The flush report as one JSON object (`--log json`).
+    func recording(extraHeaders: [String], json: Bool) -> Recording {
         let writer = RecordingWriter(contractsDirectory: contractsDirectory, fixturesDirectory: fixturesDirectory,
-                                     redaction: .init(extraHeaders: extraHeaders, extraKeys: redactedKeys), merge: merge)
-        return Recording(writer: writer, maxBodyBytes: maxRecordBytes)
+                                     redaction: .init(extraHeaders: extraHeaders, extraKeys: redactedKeys), merge: merge,
+                                     keepsLatency: keepsLatency)
+        return Recording(writer: writer, maxBodyBytes: maxRecordBytes, reportsJSON: json)
     }
 
     static func target(_ text: String, flag: String) throws(CommandLineOptions.UsageError) -> UpstreamTarget {

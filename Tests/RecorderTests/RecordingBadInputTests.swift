@@ -35,7 +35,7 @@ import Testing
         #expect(contracts.endpoints.first?.scenarios.first?.headers == ["X-Good": "fine"])
     }
 
-    @Test func pathsDifferingOnlyByQuery_AreOneEndpoint_ThatReplaysEachAnswerInOrder() throws {
+    @Test func pathsDifferingOnlyByQuery_AreOneEndpoint_ThatAnswersEachByItsQuery() throws {
         let folders = try RecordingFolders()
         let traffic: [RecordedExchange] = [
             .make("/v1/search", query: "q=pen", body: #"{"hits":["pen"]}"#),

@@ -76,6 +76,9 @@ public final class MockServer: Sendable {
         /// Where requests no endpoint serves, and scenarios with `"proxy": true`, are passed through
         /// (`--proxy`); `nil` answers 404 for the former, and a contract with the latter does not load.
         package var upstream: (any UpstreamRelay)?
+        /// With ``upstream``: also pass on requests an endpoint matches but cannot answer (no fixture for them, a
+        /// method it lacks, no `when` holding), for partial mocking (`--proxy-fallback`).
+        package var proxyFallback = false
 
         public init(
             host: String = "127.0.0.1",

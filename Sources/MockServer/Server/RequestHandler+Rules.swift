@@ -21,6 +21,7 @@ extension RequestHandler {
     /// else names one), journaled with the same line.
     func noScenarioApplies(to request: HTTPRequest, route: Route, parameters: [String: String]) -> Reply {
         let miss = NearMiss(route: route, facts: RequestFacts(request, parameters: parameters, sources: route.ruleSources))
+        if let fallback { return proxied(request, via: fallback, endpoint: route.id, why: miss.message) }
         let response = HTTPResponse.json(.notFound, miss.body, headers: MockHeader.naming(endpoint: route.id, scenario: nil))
         return journaled(response, entry(request, endpoint: route.id, status: 404, reason: miss.message))
     }

@@ -28,6 +28,8 @@ final class RequestHandler: HTTPResponder {
     private let conditions: ConditionsControl
     /// `--proxy`: where unmatched requests and pass-through scenarios go.
     private let upstream: (any UpstreamRelay)?
+    /// ``upstream`` when `--proxy-fallback` sends it the requests an endpoint matches but cannot answer.
+    let fallback: (any UpstreamRelay)?
     private let mockNames = MockHeader.PreparedNames()
     /// Each serving thread's memo (an event loop's) of what methods and targets decide: the route, the path's and the
     /// query's violations.
@@ -57,6 +59,7 @@ final class RequestHandler: HTTPResponder {
                             fixturesDirectory: configuration.fixturesDirectory)
         conditions = ConditionsControl(initial: configuration.conditions)
         upstream = configuration.upstream
+        fallback = configuration.proxyFallback ? configuration.upstream : nil
         admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, resources: store, journal: journal,
                          eventQueueLimit: configuration.eventQueueLimit, facts: facts, conditions: conditions,
                          upstream: configuration.upstream)
@@ -177,6 +180,9 @@ final class RequestHandler: HTTPResponder {
                 let response = HTTPResponse(status: .noContent, headers: [("Allow", allowHeader)])
                 return journaled(response, entry(request, status: 204))
             }
+            if let fallback {
+                return proxied(request, via: fallback, why: "no endpoint takes \(request.method) \(request.path)")
+            }
             let response = ServerJSON.error(.methodNotAllowed, "\(request.path) does not accept \(request.method)",
                                             headers: [("Allow", allowHeader)])
             return journaled(response, entry(request, status: 405))
@@ -211,7 +217,7 @@ final class RequestHandler: HTTPResponder {
         let ruled = route.hasRules && requested == nil ? ruleMatch(request, route: route, parameters: parameters,
                                                                    verdict: verdict) : nil
         let validation = RequestValidator.validate(request, against: route, targetViolations: targetViolations)
-        if !validation.violations.isEmpty {
+        if !validation.violations.isEmpty && !Self.ruleAnswersRefusal(validation, ruled) {
             let named = scenarios.select(route, requested: requested, session: session, advancing: false, ruled: ruled)
             let status: HTTPStatus = validation.unauthorized ? .unauthorized : .badRequest
             let response = ServerJSON.error(
@@ -288,6 +294,9 @@ final class RequestHandler: HTTPResponder {
             case .success(let bytes):
                 body = bytes
             case .failure(.noFixture(let reason)):
+                if let fallback {
+                    return proxied(request, via: fallback, endpoint: route.id, selection: selection, why: reason)
+                }
                 let response = ServerJSON.error(.notFound, "no fixture for \(request.method) \(request.path)",
                                                 headers: MockHeader.naming(endpoint: route.id, scenario: play.name))
                 return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 404,
@@ -335,24 +344,34 @@ final class RequestHandler: HTTPResponder {
 
     /// Passes `request` through to the backend: journaled now as proxied, answered later from a relay thread
     /// (the journal shows the status once the response is sent).
-    private func proxied(
+    func proxied(
         _ request: HTTPRequest,
         via upstream: any UpstreamRelay,
         endpoint: String? = nil,
         selection: Selection? = nil,
-        delayMs: Int = 0
+        delayMs: Int = 0,
+        why: String? = nil
     ) -> Reply {
         if let refusal = adminAccess.hostRefusal(of: request, for: "the proxy to \(upstream.target)") {
             let reason = "not relayed: Host \(request.headers["Host"] ?? "(none)") does not name this machine"
             return journaled(refusal, entry(request, endpoint: endpoint, selection: selection, status: 403, reason: reason))
         }
-        var entry = entry(request, endpoint: endpoint, selection: selection, reason: "proxied to \(upstream.target)",
-                          delayMs: delayMs)
+        var entry = entry(request, endpoint: endpoint, selection: selection,
+                          reason: "proxied to \(upstream.target)" + (why.map { ": " + $0 } ?? ""), delayMs: delayMs)
         entry.proxied = true
         var note = Reply.Note(source: selection?.play.name ?? RelayReplies.source, outcome: .relayed,
                               reason: entry.reason)
         note.sequence = journal.append(entry)
         return RelayReplies.relay(MockHeader.withoutMockFields(request), to: upstream, note: note, delayMs: delayMs)
+    }
+
+    /// Whether a `when` rule picked a 401 or 403 for a request whose only fault is its missing bearer token: the
+    /// contract then says how such a request is refused (a recording's backend refusal), and that answers it.
+    private static func ruleAnswersRefusal(_ validation: RequestValidator.Result,
+                                           _ ruled: (play: ScenarioPlay, rule: Int)?) -> Bool {
+        guard validation.unauthorized, validation.violations.count == 1,
+              case .respond(let status, _, _)? = ruled?.play.action else { return false }
+        return status.code == 401 || status.code == 403
     }
 
     /// The head a `truncated_body` failure announces.

@@ -22,8 +22,9 @@ struct UpstreamClient: Sendable {
         case .failure(let error): return .failure(Self.failure(error, timeout: timeout))
         }
         defer { POSIX.close(fd) }
+        let started = POSIX.monotonicNanoseconds()
         if let failure = send(bytes, on: fd) { return .failure(failure) }
-        return receive(on: fd, method: method)
+        return receive(on: fd, method: method, started: started)
     }
 
     private func deadline() -> UInt64 {
@@ -48,8 +49,16 @@ struct UpstreamClient: Sendable {
         return nil
     }
 
-    private func receive(on fd: Int32, method: HTTPRequest.Method) -> Result<UpstreamResponse, UpstreamFailure> {
+    /// - Parameter started: When the request's first byte was sent (monotonic), for ``UpstreamResponse/headMs``.
+    private func receive(on fd: Int32, method: HTTPRequest.Method, started: UInt64)
+        -> Result<UpstreamResponse, UpstreamFailure> {
         var reader = UpstreamResponseReader(requestMethod: method)
+        var headMs: Double?
+        func timed(_ response: UpstreamResponse) -> UpstreamResponse {
+            var response = response
+            response.headMs = headMs ?? Double(POSIX.monotonicNanoseconds() - started) / 1_000_000
+            return response
+        }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var until = deadline()
         while true {
@@ -58,13 +67,17 @@ struct UpstreamClient: Sendable {
                 switch result {
                 case .bytes(let count):
                     until = deadline()
-                    if let response = try reader.feed(chunk[0..<count]) { return .success(response) }
+                    let response = try reader.feed(chunk[0..<count])
+                    if headMs == nil && reader.hasHead {
+                        headMs = Double(POSIX.monotonicNanoseconds() - started) / 1_000_000
+                    }
+                    if let response { return .success(timed(response)) }
                 case .wouldBlock:
                     if let error = POSIX.wait(fd, forWriting: false, deadline: until) {
                         return .failure(Self.failure(error, timeout: timeout))
                     }
                 case .closed:
-                    return .success(try reader.finish())
+                    return .success(timed(try reader.finish()))
                 }
             } catch {
                 return .failure(error)

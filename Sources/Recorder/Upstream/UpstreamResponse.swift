@@ -10,4 +10,6 @@ public struct UpstreamResponse: Sendable, Equatable {
     public var reason: String
     public var fields: [Field]
     public var body: [UInt8]
+    /// Milliseconds from the request's first byte sent to the head read (set by ``UpstreamClient``).
+    public var headMs: Double?
 }

@@ -25,6 +25,9 @@ struct UpstreamResponseReader {
 
     /// Takes the next bytes; returns the response once it is complete.
     /// - Throws: ``UpstreamFailure/badResponse(_:)`` when the bytes are not a response.
+    /// Whether the status line and header fields are read.
+    var hasHead: Bool { head != nil }
+
     mutating func feed(_ bytes: some Collection<UInt8>) throws(UpstreamFailure) -> UpstreamResponse? {
         buffer.append(contentsOf: bytes)
         while true {
