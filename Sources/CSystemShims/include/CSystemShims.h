@@ -24,8 +24,8 @@ int c_system_shims_affinity_cpu_count(void);
 
 /// A mutex of one 32-bit word, 0 when free, 1 when held, 2 when held and maybe waited for, whose waiters sleep
 /// in futex(2) (Drepper, "Futexes Are Tricky", mutex 3). Taking and giving back a free one is one atomic
-/// instruction each, inlined into the caller; a pthread mutex cost about 55 instructions per lock and unlock,
-/// six times a request (Tests/Benchmarks/instructions.sh).
+/// instruction each, inlined into the caller, where a pthread mutex is a call into the C library to lock and
+/// another to unlock, six times a request.
 void c_system_shims_lock_wait(uint32_t *word);
 void c_system_shims_unlock_wake(uint32_t *word);
 

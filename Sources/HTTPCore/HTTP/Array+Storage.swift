@@ -1,8 +1,8 @@
 extension Array {
     /// Empties the array, keeping its storage when uniquely held, as `removeAll(keepingCapacity: true)` does, but
-    /// element by element from the end: for a request's few fields about 20 instructions, where the standard one
-    /// goes through a generic `replaceSubrange` at about 140 (Tests/Benchmarks/instructions.sh). Inlinable: a generic
-    /// function called from another module otherwise runs unspecialized.
+    /// element by element from the end: for a request's few fields that costs less than the standard one, which
+    /// goes through a generic `replaceSubrange`. Inlinable: a generic function called from another module otherwise
+    /// runs unspecialized.
     @inlinable
     package mutating func removeAllKeepingStorage() {
         while !isEmpty { removeLast() }
@@ -12,8 +12,7 @@ extension Array {
 extension Array where Element == UInt8 {
     /// Makes these bytes `bytes`' copy, in this array's storage when no one else holds it: bytes of the same length
     /// (a connection's requests, most often, or the journal's entries for one endpoint) are copied over in place,
-    /// where `replaceSubrange` is generic code (about 80 instructions more). Inlinable, as
-    /// ``removeAllKeepingStorage()``.
+    /// where `replaceSubrange` is generic code. Inlinable, as ``removeAllKeepingStorage()``.
     @inlinable
     package mutating func overwrite(with bytes: UnsafeRawBufferPointer) {
         guard count == bytes.count, count > 0 else { return replaceSubrange(0..<count, with: bytes) }

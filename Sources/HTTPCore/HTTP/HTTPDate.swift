@@ -2,14 +2,13 @@
 ///
 /// The wall clock is read about once per second too, not per response: the text is kept until a monotonic deadline,
 /// no later than the end of the second it was read in. The caller passes the monotonic time it already has (the event
-/// loop's, read once per turn), so a response costs no clock read (each cost about 37 instructions,
-/// Tests/Benchmarks/instructions.sh). Like nginx's cached time, the text is never earlier than the second the turn
-/// began in, but a long turn may lag behind the current second. After a system sleep (the monotonic clock stands
-/// still in it), the text from before it may be sent for up to a second more.
+/// loop's, read once per turn), so a response costs no clock read. Like nginx's cached time, the text is never
+/// earlier than the second the turn began in, but a long turn may lag behind the current second. After a system
+/// sleep (the monotonic clock stands still in it), the text from before it may be sent for up to a second more.
 public struct HTTPDate {
     private var second = -1
     /// The current second's text (29 bytes), kept inline: lent by pointer, it costs no reference counting per
-    /// response, where an array cost a retain and a release (Tests/Benchmarks/instructions.sh).
+    /// response, where an array cost a retain and a release.
     private var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     private var count = 0
     /// Monotonic nanoseconds before which ``text`` is still the wall clock's second.

@@ -60,7 +60,7 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// ``same(_:_:)`` by the C library, a vector at a time: for long values. A function of its own, chosen by the caller:
     /// one function choosing between the two comparisons was no longer inlined into ``overwrite(_:name:known:value:)``,
-    /// which then retained each field for the call (about 300 instructions with an app's fields).
+    /// which then retained each field for the call.
     private static func sameLong(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard text.utf8.count == bytes.count else { return false }
         return text.utf8.withContiguousStorageIfAvailable { POSIX.equal(UnsafeRawBufferPointer($0), bytes) } ?? false
@@ -118,7 +118,7 @@ public struct HTTPHeaders: Sendable, Sequence {
     /// ASCII case-insensitive comparison without allocating.
     public static func equal(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        // Read in place: `withUTF8` on copies of the two strings cost about 130 instructions a comparison.
+        // Read in place: `withUTF8` needs copies of the two strings, which cost more than the comparison.
         let same = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in equal(left, right) }
         }

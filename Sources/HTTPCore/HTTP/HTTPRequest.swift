@@ -2,7 +2,7 @@
 public struct HTTPRequest: Sendable {
     public private(set) var method: Method
     /// Whether ``method`` is `HEAD`, from what the parser noted of the method's bytes: the request path asks for every
-    /// request, and comparing two short strings that differ calls into the runtime (about 25 instructions).
+    /// request, and comparing two short strings that differ calls into the runtime.
     public var isHead: Bool { knownMethod == .head }
     /// ``method`` as one of the common ones, noted by the parser: a connection's next request of the same method
     /// keeps the string it has, where storing it again cost a retain and a release (and making it, more).
@@ -133,12 +133,11 @@ public struct HTTPRequest: Sendable {
 
     /// Calls `body` with the path's bytes, read in place in the head (see ``path``).
     // Not generic: called from another module, a generic function runs unspecialized. (Read through a
-    // substring's UTF-8 view, as before, the bytes were reached by a generic slice method: about 130
-    // instructions a call.)
+    // substring's UTF-8 view, as before, the bytes were reached by a generic slice method.)
     public func withPathBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard bounds.pathEnd > bounds.pathStart else { return ("/" as StaticString).withUTF8Buffer(body) }
         // The closures capture the bounds, not the request: capturing `self` copied the whole request, and
-        // destroyed the copy, about 230 instructions a call.
+        // destroyed the copy, on every call.
         let range = Int(targetStart + bounds.pathStart)..<Int(targetStart + bounds.pathEnd)
         head.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
@@ -179,8 +178,8 @@ public struct HeaderFacts: Sendable {
     public var expectsContinue = false
 
     /// Notes one header field, given as the parser's bytes: the name, and the value without its
-    /// surrounding spaces and tabs. Compares the bytes in place: comparing the field's strings cost about
-    /// 220 instructions for a request with one field (Tests/Benchmarks/instructions.sh).
+    /// surrounding spaces and tabs. Compares the bytes in place: comparing the field's strings cost more, for
+    /// every field of every request.
     public mutating func note(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         switch name.count {
         case 4 where Self.equal(name, "host"):

@@ -3,6 +3,19 @@
 /// Pure: no sockets, no clocks. The caller passes the unconsumed bytes starting at the current
 /// request each time more arrive; the parser remembers how far it has scanned, so a request that
 /// trickles in byte by byte is still scanned once.
+///
+/// Rules of the request path in this folder. The parser reads the bytes in place, and each request is parsed into
+/// the storage of the connection's last one, written over (``parse(_:into:)``): its head is copied once, into that
+/// storage. No string is made for what the last request already had: a header field's name and value only when
+/// their bytes are not the ones at the same place in the last request (a connection's first request makes them all),
+/// the method only when it changed or is not a common one; the target, its path and its query only when asked for
+/// (``HTTPRequest/path``; the request path reads ``HTTPRequest/withPathBytes(_:)`` instead). What another module
+/// calls on this path is not generic, or is `@inlinable`, so that no generic call crosses modules unspecialized.
+/// Header names are compared as their bytes, in any ASCII case (``HTTPHeaders/equal(_:_:)``,
+/// ``HeaderFacts/note(name:value:)``); only a common name the parser knows is compared as a string: the literal it
+/// is, with the one the last request left at its place.
+/// Measure a change to this path with `Tests/Benchmarks/instructions.sh` before and after; figures go to
+/// Tests/Benchmarks/HISTORY.md, not here.
 public struct HTTPRequestParser: Sendable {
     /// What ``parse(_:into:)`` found; the request itself is in the storage it was given.
     public enum Step {
@@ -163,7 +176,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Where the first CR LF CR LF at or after `start` begins: the C library finds each LF, and the three bytes
-    /// before it are compared (a head has a few lines: a byte-by-byte scan cost about 300 instructions).
+    /// before it are compared (a head has a few lines: a call for each costs less than a byte-by-byte scan).
     private static func find(headerEndIn buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
         var index = max(0, start) + 3
         while index < buffer.count, let lineFeed = POSIX.firstIndex(of: 10, in: buffer, index..<buffer.count) {

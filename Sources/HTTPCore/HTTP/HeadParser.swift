@@ -62,8 +62,8 @@ public struct HeadParser {
         while firstSpace < range.upperBound, bytes[firstSpace] != 32 { firstSpace += 1 }
         var secondSpace = firstSpace + 1
         // The target is visible ASCII up to the space: found and checked in one pass, unless it holds another byte;
-        // eight bytes at a time, then byte by byte from the word holding the space (a byte at a time cost about
-        // 250 instructions for a 41-byte target).
+        // eight bytes at a time, then byte by byte from the word holding the space (a byte at a time throughout
+        // cost more).
         while secondSpace + 8 <= range.upperBound,
               Self.allVisible(bytes.loadUnaligned(fromByteOffset: secondSpace, as: UInt64.self)) {
             secondSpace += 8
@@ -137,8 +137,7 @@ public struct HeadParser {
     private func parseField(_ range: Range<Int>) throws(HTTPParseError)
         -> (name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, known: String?)
     {
-        // Index loops over the head's bytes: through slices and their iterators each field cost about 450
-        // instructions (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
+        // Index loops over the head's bytes: through slices and their iterators each field cost more.
         let (start, end) = (range.lowerBound, range.upperBound)
         guard start < end else { throw .bad("empty header line") }
         if bytes[start] == 32 || bytes[start] == 9 { throw .bad("obsolete line folding is not allowed") }
@@ -169,9 +168,8 @@ public struct HeadParser {
     /// The header field whose line starts at `start`, found and checked in one pass, and where its line ends (at
     /// its CR, or at the end of the head); `nil` for a line it does not take whole, which ``line(from:)`` and
     /// ``parseField(_:)`` then check step by step. Those find the line's CR, check it for a bare LF, and find
-    /// the colon, each by a call to the C library (about 60 instructions a field more,
-    /// Tests/Benchmarks/instructions.sh), before the value is checked for control bytes; here the colon is
-    /// found, and the value checked up to the CR that ends it.
+    /// the colon, each by a call to the C library, before the value is checked for control bytes; here the colon
+    /// is found, and the value checked up to the CR that ends it.
     private func wellFormedField(from start: Int) -> Field? {
         let count = bytes.count
         guard start < count, bytes[start] != 32, bytes[start] != 9,

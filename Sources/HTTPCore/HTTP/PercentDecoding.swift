@@ -67,7 +67,7 @@ public enum PercentDecoding {
 
     /// ``split(_:into:decodingInto:)`` for a path of eight bytes or more without `%`, eight bytes at a time: `nil`,
     /// with what it wrote to `segments` meaning nothing, for any other path. (A byte at a time, testing each for `/`
-    /// and `%`, cost about 80 instructions more for a path of 13 bytes, Tests/Benchmarks/instructions.sh.)
+    /// and `%`, cost more, even for a short path.)
     private static func splitUnescaped(_ path: Bytes, into segments: UnsafeMutableBufferPointer<Bytes>) -> Int? {
         guard let base = path.baseAddress, path.count >= 8 else { return nil }
         var count = 0
@@ -112,7 +112,7 @@ public enum PercentDecoding {
     }
 
     /// ``queryItems(_:)`` on the query's bytes (empty items are skipped), or `nil` for a malformed escape.
-    // Index loops: splitting with the generic `split(separator:)` cost about 300 instructions an item.
+    // Index loops: splitting with the generic `split(separator:)` cost much more per item.
     public static func queryItems(_ bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)]? {
         var items: [(name: String, value: String)] = []
         var start = 0
@@ -206,8 +206,7 @@ public enum PercentDecoding {
 
     /// ``firstValueRange(of:in:)`` for a query without a `%`: each item's name is compared as sent, at the
     /// item's start (a `wanted` with a `%` matches none, as no item decodes to it), and the C library finds
-    /// each `&`. Testing every byte for `&`, `=` and `%` in Swift cost about 70 instructions more per request
-    /// (Tests/Benchmarks/instructions.sh).
+    /// each `&`. Testing every byte for `&`, `=` and `%` in Swift cost more, on every request with a query.
     private static func unescapedValueRange(of wanted: Bytes, in bytes: Bytes) -> Range<Int>? {
         let raw = UnsafeRawBufferPointer(bytes)
         let count = bytes.count

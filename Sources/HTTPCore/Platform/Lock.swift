@@ -3,7 +3,7 @@
 ///
 /// `public`, as all of HTTPCore, for speed alone (see Package.swift): Swift 6.3 neither inlines nor
 /// specializes a `package` `@inlinable` generic in another module, so every lock the mock layer took was
-/// an unspecialized generic call with runtime metadata look-ups (callgrind, `Tests/Benchmarks/instructions.sh`).
+/// an unspecialized generic call with runtime metadata look-ups.
 public final class Lock: @unchecked Sendable {
     // @unchecked: the mutex is the synchronisation itself; it is allocated once and never moved.
     @usableFromInline let mutex: UnsafeMutablePointer<LibC.Mutex>

@@ -23,8 +23,8 @@ final class Connection {
     let fromLoopback: Bool
     /// The loop that owns the connection. A strong constant: read from the connection, it is lent without reference
     /// counting. (As `unowned(unsafe)`, each use that called into the loop retained and released it, four times a
-    /// request, about 120 instructions, Tests/Benchmarks/instructions.sh.) The cycle it makes with the loop's table
-    /// ends when the loop forgets the connection, as it does every one before `run()` returns.
+    /// request.) The cycle it makes with the loop's table ends when the loop forgets the connection, as it does
+    /// every one before `run()` returns.
     let loop: EventLoop
     var phase = Phase.active
     /// Whether the loop still has it: false once ``EventLoop/forget(_:)`` took it out (a forgotten connection is
@@ -46,8 +46,8 @@ final class Connection {
     @exclusivity(unchecked) var parser: HTTPRequestParser
     /// The storage of the last request, which the next one is parsed into (see ``HTTPRequestParser/parse(_:into:)``),
     /// taken by ``process()`` while it runs (a call from within it, rare, gets new storage, kept only if it ends
-    /// last). Kept here rather than handed out of the parser in an enum's payload and given back: that cost about
-    /// 90 instructions more per request (Tests/Benchmarks/instructions.sh).
+    /// last). Kept here rather than handed out of the parser in an enum's payload and given back: moving it into
+    /// and out of the payload cost more, on every request.
     @exclusivity(unchecked) private var spare = SpareValue(HTTPRequest())
     @exclusivity(unchecked) var inbound = InboundBuffer()
     @exclusivity(unchecked) var outbound = OutboundQueue()

@@ -1,6 +1,22 @@
 /// One thread's readiness loop: waits for readiness and timers and hands them to its connections.
 /// Nothing here blocks; a slow client only ever waits on its own socket. With nothing due, it sleeps
 /// until the next deadline: an idle server makes no wake-ups.
+///
+/// Rules of the request path in this folder. A request moves, it is not copied: a connection parses it into the
+/// storage of its last one, taken out of a ``SpareValue`` and put back by moves, and lends it to the responder and to
+/// ``WirePlan``; only a reply that waits (a delay, a pending reply) keeps a reference to it, and the next request is
+/// then not written over it (its storage is copied first). The loop finds a connection in a table indexed by its
+/// descriptor (``ConnectionTable``, no hashing); the connection's input buffer and spare request are non-copyable
+/// values that own their memory (``InboundBuffer``, ``SpareValue``), and what only the loop's thread touches is
+/// exempt from the runtime's exclusivity checks. In the loop and its connection (the responder's work is its own), a
+/// request answered at once takes no lock (the access log's ``LogWriter``, when the log is on, takes its own once a
+/// line) and reads no clock: its arrival and its `Date` are the loop's reads, however many requests the turn has
+/// (``wokeAt`` on waking, and one after the turn's work for its timers, again if any fired). The clock is read again
+/// only for a request pipelined behind another, a delay, a hold, a stream or a closing connection. A reply is built
+/// once: ``Reply`` and ``Reply/Note`` are made by initializers that set each field once, and the response head is
+/// written once, into the storage of the last one (``WirePlan``).
+/// Measure a change to this path with `Tests/Benchmarks/instructions.sh` before and after; figures go to
+/// Tests/Benchmarks/HISTORY.md, not here.
 final class EventLoop: @unchecked Sendable {
     // @unchecked: after `run()` starts, every stored property except the `Locked` ones is used only on
     // the loop's own thread; the wake pipe is a file descriptor any thread may write to.
@@ -23,16 +39,16 @@ final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) var connections = ConnectionTable<Connection>()
     /// Changed by connections as they arm their deadlines, and by the loop as they come due: only on the loop's thread,
     /// and never during another access to it (due timers are handled from the array `popDue` returns). Unchecked, as
-    /// the runtime's check cost about 30 instructions per access (Tests/Benchmarks/instructions.sh).
+    /// the runtime's check is a call into the runtime at the start and at the end of every access.
     @exclusivity(unchecked) var timers = TimerQueue()
     /// Filled by each wait and read until the next, by the loop alone: unchecked, as ``timers``.
     @exclusivity(unchecked) private var events: [ReadinessEvent] = []
     /// Read for every response, only on the loop's thread: no dynamic exclusivity check either.
     @exclusivity(unchecked) var date = HTTPDate()
     /// Monotonic nanoseconds when the loop last woke from waiting (or finished a watcher's work): read once per turn,
-    /// the time every request of the turn arrived, and every response's `Date` (a clock read per request and one per
-    /// response cost about 37 instructions each, Tests/Benchmarks/instructions.sh). Written by the loop alone,
-    /// between the accesses its connections make: no dynamic exclusivity check.
+    /// the time every request of the turn arrived, and every response's `Date`, rather than a clock read per request
+    /// and one per response. Written by the loop alone, between the accesses its connections make: no dynamic
+    /// exclusivity check.
     @exclusivity(unchecked) private(set) var wokeAt: UInt64 = 0
     private(set) var stopping = false
     private var stopDeadline: UInt64 = 0

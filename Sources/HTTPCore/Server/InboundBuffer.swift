@@ -2,8 +2,7 @@
 /// request. Grows for large requests and shrinks back once drained.
 ///
 /// Memory of its own rather than an array: the parser reads the bytes in place, and an array's storage was retained
-/// and released around each parse (about 70 instructions a request, Tests/Benchmarks/instructions.sh). Not copyable,
-/// so that one value owns the memory and frees it.
+/// and released around each parse. Not copyable, so that one value owns the memory and frees it.
 struct InboundBuffer: ~Copyable {
     private var storage: UnsafeMutableRawBufferPointer
     private(set) var count = 0

@@ -67,7 +67,7 @@ struct OutboundQueue {
         var remaining = count
         bytes -= count
         // All of it written, as most often: emptied from the end, keeping the list's storage, where taking the
-        // buffers off the front moved the rest down each time (about 100 instructions a response).
+        // buffers off the front moved the rest down each time.
         if bytes == 0 {
             buffers.removeAllKeepingStorage()
             offset = 0

@@ -15,7 +15,7 @@ public struct Reply: Sendable {
     }
 
     // No default values: the initializer sets each field once (with defaults, it stored and then replaced
-    // them, about 600 instructions per request).
+    // them, for every reply).
     public var action: Action
     /// Milliseconds to wait before carrying out the action.
     public var delayMs: Int
@@ -67,7 +67,7 @@ public struct Reply: Sendable {
 
         // Spelled `Optional<…>`, which, unlike `T?`, gets no implicit `nil`: with it, every assignment in the
         // initializer replaced a value already there, and each note made was copied whole and the original
-        // destroyed (about 170 instructions per request, Tests/Benchmarks/instructions.sh).
+        // destroyed.
         public var source: Optional<String>
         public var outcome: Optional<Outcome>
         public var reason: Optional<String>

@@ -1,9 +1,8 @@
 /// A value kept between uses and lent out while in use: taken, then put back, by moves alone.
 ///
 /// An `Optional` stored property does the same, but putting a value back into it destroys the `nil` it holds first,
-/// through the generic path for a large payload's enum (about 60 instructions a request for the connection's spare
-/// request, Tests/Benchmarks/instructions.sh). Here the slot knows when it is empty. Not copyable, so that one value
-/// owns the memory and frees it.
+/// through the generic path for a large payload's enum (for the connection's spare request, on every request). Here
+/// the slot knows when it is empty. Not copyable, so that one value owns the memory and frees it.
 struct SpareValue<Value>: ~Copyable {
     private let slot: UnsafeMutablePointer<Value>
     private var isFilled: Bool

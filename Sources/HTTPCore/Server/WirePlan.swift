@@ -49,8 +49,8 @@ struct WirePlan {
         let keepAlive = request.keepAlive && !reply.closeAfter && !stopping
         let omitBody = request.isHead
         // A finished response, the common case, is matched on its own: as a case of the switch below, whose other cases
-        // keep parts of their payloads, it was matched on a copy of the whole action (three retains and releases, about
-        // 170 instructions per request, Tests/Benchmarks/instructions.sh).
+        // keep parts of their payloads, it was matched on a copy of the whole action (three retains and releases per
+        // request).
         if case .respond(let response) = reply.action {
             (head, body) = HTTPResponseEncoder.message(response, keepAlive: keepAlive, omitBody: omitBody, date: date,
                                                        reusing: consume headBuffer)

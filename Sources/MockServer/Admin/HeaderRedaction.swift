@@ -5,8 +5,15 @@ import HTTPCore
 /// API, the event stream and the dashboard never show it.
 ///
 /// The journal records which fields are secret (``recorded(_:)``, on every request) and redacts them when an entry
-/// is read (``shown(_:marks:)``): writing the redacted values on every request cost about 2,500 instructions for
-/// an app's request with a bearer token (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
+/// is read (``shown(_:marks:)``): writing the redacted values makes new strings, which every request with a
+/// credential would pay for, where only the entries someone reads need them.
+///
+/// Rules of the request path in this folder: secrets are marked on arrival and redacted only when an entry is read,
+/// as above. Redacted as they are recorded are only a head with a secret past its 64th field, which the marks cannot
+/// hold, and a relayed response's head, once the reply was sent (``redactedHead(_:)``). A request body's secret
+/// fields are redacted as the body is captured on arrival (``BodyRedaction``): only a request with a body pays for it.
+/// Measure a change to this path with `Tests/Benchmarks/instructions.sh` before and after; figures go to
+/// Tests/Benchmarks/HISTORY.md, not here.
 struct HeaderRedaction: Sendable {
     static let defaultNames = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
 
@@ -77,8 +84,7 @@ struct HeaderRedaction: Sendable {
     }
 
     /// Where `field` is among ``names``, in any ASCII case, if it is a secret. On its bytes, read in place:
-    /// comparing each name's strings cost about 90 instructions a comparison, 1,300 for an app's request
-    /// (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
+    /// comparing each name's strings cost more, for every field whose name has a secret's length.
     private func position(of field: String) -> Int? {
         guard lengths & HTTPHeaders.lengthBit(field) != 0 else { return nil }
         let found = field.utf8.withContiguousStorageIfAvailable { bytes in position(of: bytes) }
@@ -100,9 +106,8 @@ struct HeaderRedaction: Sendable {
     /// A secret value as journaled: `<redacted, N bytes>`, after the value's scheme when `keepingScheme` and
     /// it has one (the text before its first space; N then counts the bytes after the spaces that follow).
     static func redacted(_ value: String, keepingScheme: Bool) -> String {
-        // Written into one string on the UTF-8 bytes: by characters and by interpolation, a bearer token's
-        // redaction cost about 2,500 instructions, and appended part by part about 600
-        // (Tests/Benchmarks/instructions.sh with APP_HEADERS=1).
+        // Written into one string on the UTF-8 bytes: by characters and by interpolation, or appended part by
+        // part, a bearer token's redaction cost more.
         var value = value
         return value.withUTF8 { bytes in
             var schemeEnd = -1

@@ -29,8 +29,8 @@ final class FixtureStore: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         /// The entries of the scenarios with a fixed fixture, at ``ScenarioPlay/serial`` minus ``firstScenario``:
-        /// found by an index, where hashing the path cost about 340 instructions a request (and an integer key
-        /// about 130). Emptied with ``entries``.
+        /// found by an index, rather than by hashing the path (or an integer key) on every request. Emptied with
+        /// ``entries``.
         var byScenario: [Entry?] = []
         var firstScenario = 0
         var watcher: FileWatcher?

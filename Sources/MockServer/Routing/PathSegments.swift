@@ -22,8 +22,8 @@ enum PathSegments {
     }
 
     private static func split(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (Segments) -> Void) -> Bool {
-        // A path has at most as many segments as bytes: a short one's are not counted first (about 110 instructions
-        // for a path of 13 bytes, Tests/Benchmarks/instructions.sh); a long one's are, to keep the stack small.
+        // A path has at most as many segments as bytes: a short one's are not counted first (counting is a pass
+        // over the path); a long one's are, to keep the stack small.
         let capacity = bytes.count <= 64 ? bytes.count : PercentDecoding.segmentCapacity(of: bytes)
         let stride = MemoryLayout<UnsafeBufferPointer<UInt8>>.stride
         // One stack allocation: the segments, then the scratch bytes for the decoded ones.

@@ -161,9 +161,8 @@ struct Router: Sendable {
     /// checked too, so the scan and the index match the same segments).
     /// - Parameter texts: ``literalBytes``.
     // Reads the node in place: a method of Node was passed a copy, three references retained and released. Compares
-    // in ``literalBytes``: through the literals' strings, the loop that calls this cost about 70 instructions more
-    // per request, and the request about 30 more in all, less the buffer's retain and release
-    // (Tests/Benchmarks/instructions.sh).
+    // in ``literalBytes``: through the literals' strings, the loop that calls this cost more per request, and the
+    // request more in all, though reading the buffer adds its retain and release.
     @inline(__always)
     private func child(of node: Int, named segment: UnsafeBufferPointer<UInt8>, texts: UnsafeRawBufferPointer) -> Int? {
         func matches(_ span: (start: Int, count: Int, node: Int)) -> Bool {

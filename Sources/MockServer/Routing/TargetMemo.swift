@@ -4,16 +4,27 @@ import HTTPCore
 /// match, with the path's parameters, and what the path parameters and the query break. One for each thread that
 /// serves requests (each event loop's, through ``PerThread``), read without a lock.
 ///
-/// Routing a static request and checking its query cost about 1,300 of its 7,700 instructions
-/// (Tests/Benchmarks/instructions.sh); a method and target seen before cost a hash and a comparison instead. An app,
-/// and a load test, ask for a few targets again and again; one not seen before costs the hash, a verdict and a copy of
-/// its key more.
+/// Routing a static request and checking its query were a good part of its cost; a method and target seen before
+/// cost a hash and a comparison instead. An app, and a load test, ask for a few targets again and again; one not seen
+/// before costs the hash, a verdict and a copy of its key more.
 ///
 /// Each slot keeps the last target whose hash picked it: two targets that share a slot take turns in it, and are
 /// decided afresh as often. A verdict is given only for the set that decided it; the first verdict kept for another
 /// set empties the memo. Until then the old verdicts, and the old set, stay in memory: an event loop's until its
 /// server's next request, or until it ends with its server; a thread of the in-process dispatcher
 /// (``MockServer/reply(to:)``) may keep them longer.
+///
+/// Rules of the request path in this folder. What a method and target decide (the router's match with the path's
+/// parameters, the path parameters' and the query's violations, and which `when` rule holds for a route whose rules
+/// read only the query and path parameters, ``Route/rulesReadTargetOnly``) is worked out once for each serving thread
+/// and contract set and kept in its memo, for as long as the target keeps its slot; a method and target longer than
+/// ``longestKey`` bytes are decided every time. Nothing that depends on more than the method and target (a header, a
+/// cookie, the body, the session, a scenario asked for by name) goes into a ``Verdict``: a route whose rules read any
+/// of those has them tested on every request. The router compares a path's segments with its literals as bytes, in
+/// place; at a node with more than four literal children it hashes the segment's text to find the one literal to
+/// compare, and it compares methods as ``HTTPRequest/Method`` values (their strings).
+/// Measure a change to this path with `Tests/Benchmarks/instructions.sh` before and after; figures go to
+/// Tests/Benchmarks/HISTORY.md, not here.
 final class TargetMemo {
     /// A request's method, a space and its target, in place in its head, and where the target starts among those
     /// bytes: two requests with the same key have the same method and target, even where a method made in code holds
@@ -65,8 +76,8 @@ final class TargetMemo {
     /// A longer method and target is decided every time rather than kept (the request line may be 8 KB).
     static let longestKey = 512
 
-    // Unchecked: a memo is its thread's alone (``PerThread``), so the runtime's exclusivity checks (about 60
-    // instructions a request) guard nothing.
+    // Unchecked: a memo is its thread's alone (``PerThread``), so the runtime's exclusivity checks, calls into the
+    // runtime on every request, guard nothing.
     /// The contract set the verdicts are of.
     @exclusivity(unchecked) private var serving: ServingSet?
     @exclusivity(unchecked) private var slots: [Verdict?] = Array(repeating: nil, count: 1 << TargetMemo.slotBits)

@@ -19,9 +19,8 @@ public final class Journal: Sendable {
         /// last written (a thousand, by default, and their responses through the kernel) have pushed out of its
         /// caches: the entry after the next one; the next entry's head storage, whose address that entry holds (its
         /// lines asked for by the append before); and the next entry's slot among the events. Without it, an append
-        /// waited for each of those lines in turn: the journal's functions with `memmove` took about 250 ns of the CPU
-        /// time of a request, against about 90 ns with it (Tests/Benchmarks/profile.sh at 16 connections; callgrind,
-        /// which counts instructions, cannot see this). Nothing where the platform has no prefetch (Darwin).
+        /// waited for each of those lines in turn: time lost to cache misses, which a profile under load shows and
+        /// callgrind, which counts instructions, cannot see. Nothing where the platform has no prefetch (Darwin).
         /// - Parameter headBytes: The length of the head just kept: the next is likely as long.
         func prefetchNextSlots(headBytes: Int) {
             guard LibC.prefetches else { return }

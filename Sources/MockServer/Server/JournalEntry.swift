@@ -15,10 +15,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     let milliseconds: Int
     /// The request line and header fields as received (``HTTPRequest/head``), secrets included: one copy of bytes
     /// per request, where a method, a target and a list of fields cost a retain and a release each, and each field
-    /// two more (about 230 instructions for a request with one field, about 860 for an app's seven,
-    /// Tests/Benchmarks/instructions.sh). Kept in the journal's own storage, reused from the entry it replaces
-    /// (see ``keep(in:)``), so that the request's goes back to its connection unshared. Read, when an entry is,
-    /// through ``method``, ``target`` and ``shownFields``.
+    /// two more. Kept in the journal's own storage, reused from the entry it replaces (see ``keep(in:)``), so that
+    /// the request's goes back to its connection unshared. Read, when an entry is, through ``method``, ``target``
+    /// and ``shownFields``.
     private(set) var requestHead: [UInt8]
     /// Which of ``sentFields`` are secrets (see ``HeaderRedaction``).
     let secrets: HeaderRedaction.Marks
@@ -43,7 +42,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var bodyTruncated: Bool { details?.bodyTruncated ?? false }
     /// Whether the request was passed through to the backend (`--proxy`) rather than answered by a scenario.
     // Beside the other Bool, in the padding before the next field: a field that grows the entry costs every
-    // request (an optional reference here cost about 110 instructions per request, Tests/Benchmarks/instructions.sh).
+    // request (as an optional reference here did).
     public internal(set) var proxied = false
     /// The contract endpoint the request matched, if any.
     public let endpoint: String?
@@ -58,7 +57,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     }
     /// The status known when the request arrived.
     // A constant, as the fields known on arrival are: as a `var`, the journal's lock closures were no longer
-    // specialized and each request paid about 800 instructions more (callgrind, Tests/Benchmarks/instructions.sh).
+    // specialized, and ran as generic code on every request.
     let arrivalStatus: Int?
     /// The fault played, if any.
     public var fault: Fault? { details?.fault }
@@ -87,8 +86,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var delayMs: Int? { details?.delayMs }
     /// The facts above (but the session) that a plain request, conforming and answered at once, has none of:
     /// kept out of line, so that such a request's entry is smaller to move into the journal and has fewer
-    /// references to release when it is dropped: about 240 instructions less per request
-    /// (Tests/Benchmarks/instructions.sh).
+    /// references to release when it is dropped.
     let details: Details?
 
     final class Details: Sendable {

@@ -5,6 +5,19 @@ import MockProtocol
 /// Turns a parsed request into a ``Reply`` by contract: route, validate, pick the scenario, load the
 /// fixture; journals each request on arrival and logs each reply. Shared by every event loop; its
 /// state lives in thread-safe stores.
+///
+/// Rules of the request path in this folder. Each journal entry is built by one initializer
+/// (``entry(_:endpoint:selection:status:fault:violations:reason:delayMs:)``), with every fact known on arrival a
+/// constant of ``JournalEntry``; set after it are only the sequence number the journal gives it, its head's storage
+/// (swapped for the journal's own, ``JournalEntry/keep(in:)``), a relayed request's ``JournalEntry/proxied``, and
+/// what the sent reply tells (``Journal/complete(_:responseHead:responseLength:bytesSent:durationNanoseconds:)``).
+/// The facts a plain request has none of (a body, violations, a fault, a reason, a sequence's step, a rule, a delay)
+/// live out of line, in ``JournalEntry/Details``. The journal's JSON is written by hand (JournalEntry+JSON.swift) and
+/// must decode to the same entry, and be the same object, as the `Encodable` form: a test checks it
+/// (`JournalTests.handWrittenJSON_DecodesToTheSameEntry_AsTheEncodableForm`), so a field added to one goes into the
+/// other too.
+/// Measure a change to this path with `Tests/Benchmarks/instructions.sh` before and after; figures go to
+/// Tests/Benchmarks/HISTORY.md, not here.
 final class RequestHandler: HTTPResponder {
     let contracts: ContractReloader
     let scenarios: ScenarioStore
@@ -393,7 +406,7 @@ final class RequestHandler: HTTPResponder {
         }
         // Built by one initializer, with every field known on arrival a constant: a field set after it (on a
         // variable here, or in the initializer once every field had a value) had the whole entry copied and
-        // the original destroyed, about 650 instructions per request (Tests/Benchmarks/instructions.sh).
+        // the original destroyed, on every request.
         let (head, secrets) = redaction.recorded(request)
         return JournalEntry(requestHead: head, secrets: secrets, bodySize: request.body.count,
                             body: bodyRedaction.capture(request), endpoint: endpoint,
