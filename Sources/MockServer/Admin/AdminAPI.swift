@@ -136,7 +136,7 @@ struct AdminAPI: Sendable {
                 domain: contract.domain, file: contract.file, states: contract.states.isEmpty ? nil : contract.states,
                 state: scenarios.currentState(domain: contract.domain, session: session, in: serving),
                 endpoints: contract.endpoints.compactMap { serving.routesByID[$0.id] }.map { route in
-                    let selection = scenarios.select(route, requested: nil, session: session, advancing: false)
+                    let selection = try? scenarios.select(route, requested: nil, session: session, advancing: false)
                     let rules = route.endpoint.scenarios.filter { !$0.when.isEmpty }
                     return EndpointListing(id: route.id, method: route.method.rawValue, path: route.path.description,
                                            scenarios: route.plays.map(\.name), active: selection?.chosen.name ?? "",

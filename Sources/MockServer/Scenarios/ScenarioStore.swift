@@ -21,15 +21,16 @@ final class ScenarioStore: Sendable {
     ///     request refused before it is played).
     ///   - ruled: The scenario whose `when` holds for the request and the rule's index (``Route/firstHolding(_:)``),
     ///     if any; `nil` also where no request is at hand (the admin API's listing).
-    /// - Returns: The selection, or `nil` when no scenario applies: every scenario has a `when`, none holds, and
-    ///   neither the request, an override nor the domain's state names one.
+    /// - Throws: ``NoScenarioApplies`` when every scenario has a `when`, none holds, and neither the request, an
+    ///   override nor the domain's state names one. (Thrown rather than returned as `nil`: the request path then
+    ///   holds no optional selection, whose destruction went through the type's metadata.)
     func select(_ route: Route, requested: ScenarioPlay?, session: String, advancing: Bool,
-                ruled: (play: ScenarioPlay, rule: Int)? = nil) -> Selection? {
+                ruled: (play: ScenarioPlay, rule: Int)? = nil) throws(NoScenarioApplies) -> Selection {
         // The common case, the default session playing a scenario that changes nothing, takes at most one
         // look-up under the lock and copies no session state.
         if session == SessionTable.defaultSession, let plain = plainSelection(route, requested: requested) { return plain }
         let id = session
-        return sessions.withRecord(session, creating: advancing) { record in
+        let found = sessions.withRecord(session, creating: advancing) { record -> Selection? in
             guard let (chosen, reason) = Self.choose(route, requested: requested, ruled: ruled?.play,
                                                      in: record?.scenarios ?? SessionState())
             else { return nil }
@@ -54,7 +55,12 @@ final class ScenarioStore: Sendable {
             return Selection(chosen: chosen, play: play, reason: reason, step: step, rule: reason == .when ? ruled?.rule : nil,
                              counter: counter, session: id)
         }
+        guard let found else { throw NoScenarioApplies() }
+        return found
     }
+
+    /// What ``select(_:requested:session:advancing:ruled:)`` throws when no scenario applies to a request.
+    struct NoScenarioApplies: Error {}
 
     /// The selection for the default session when it is simply the requested scenario, or the route's
     /// default with no override, and playing it changes nothing; `nil` when the full rules must run.

@@ -98,10 +98,11 @@ final class SessionTable: Sendable {
 
     /// Whether the default session has an admin override for `endpointID`: the one question of the request path's
     /// fast lane (``ScenarioStore``), asked in place.
+    @inline(__always)
     func mainOverrides(_ endpointID: String) -> Bool {
+        // Read through the optional in place: binding the dictionary to a name retained and released it.
         state.withValue { state in
-            guard let overrides = state.main?.scenarios.overrides, !overrides.isEmpty else { return false }
-            return overrides[endpointID] != nil
+            state.main?.scenarios.overrides.isEmpty == false && state.main?.scenarios.overrides[endpointID] != nil
         }
     }
 

@@ -231,7 +231,7 @@ final class RequestHandler: HTTPResponder {
                                                                    verdict: verdict) : nil
         let validation = RequestValidator.validate(request, against: route, targetViolations: targetViolations)
         if !validation.violations.isEmpty && !Self.ruleAnswersRefusal(validation, ruled) {
-            let named = scenarios.select(route, requested: requested, session: session, advancing: false, ruled: ruled)
+            let named = try? scenarios.select(route, requested: requested, session: session, advancing: false, ruled: ruled)
             let status: HTTPStatus = validation.unauthorized ? .unauthorized : .badRequest
             let response = ServerJSON.error(
                 status, "the request breaks the contract of \(route.id): " + validation.violations.joined(separator: "; "),
@@ -256,7 +256,7 @@ final class RequestHandler: HTTPResponder {
             let admission = rateLimiter.admit(limit, endpoint: route.id, session: session)
             limitFields = RateLimitHeaders.fields(admission)
             guard admission.allowed else {
-                let named = scenarios.select(route, requested: requested, session: session, advancing: false,
+                let named = try? scenarios.select(route, requested: requested, session: session, advancing: false,
                                              ruled: ruled)
                 let reason = "rate limit: more than \(limit.limit) requests in \(limit.windowSeconds) s "
                     + (limit.scope == .global ? "to \(route.id)" : "to \(route.id) in this session")
@@ -267,9 +267,13 @@ final class RequestHandler: HTTPResponder {
             }
         }
         // HEAD asks what a GET would get without being one: it moves no sequence, state or counter.
-        guard let selection = scenarios.select(route, requested: requested, session: session,
-                                               advancing: !request.isHead, ruled: ruled)
-        else { return noScenarioApplies(to: request, route: route, parameters: parameters) }
+        let selection: Selection
+        do {
+            selection = try scenarios.select(route, requested: requested, session: session, advancing: !request.isHead,
+                                             ruled: ruled)
+        } catch {
+            return noScenarioApplies(to: request, route: route, parameters: parameters)
+        }
         var reply = answer(to: request, route: route, selection: selection, parameters: parameters, profile: profile)
         reply.addFields(limitFields)
         return reply
@@ -308,7 +312,8 @@ final class RequestHandler: HTTPResponder {
                 body = bytes
             case .failure(.noFixture(let reason)):
                 if let fallback {
-                    return proxied(request, via: fallback, endpoint: route.id, selection: selection, why: reason)
+                    return proxied(request, via: fallback, endpoint: route.id, selection: selection,
+                                   why: "no fixture for \(request.method) \(request.path) (\(reason))")
                 }
                 let response = ServerJSON.error(.notFound, "no fixture for \(request.method) \(request.path)",
                                                 headers: MockHeader.naming(endpoint: route.id, scenario: play.name))
