@@ -37,6 +37,8 @@ package struct ContractEndpoint: Sendable, Equatable {
     package var rateLimit: RateLimit? = nil
     /// The endpoint's `description`, for people.
     package var description: String? = nil
+    /// The request `mock-server verify` sends for it (``VerifyExample``).
+    package var verify: VerifyExample? = nil
 
     /// The scenario named `name`, if any.
     package func scenario(named name: String) -> Scenario? {
@@ -112,6 +114,10 @@ package struct Scenario: Sendable, Equatable {
     /// The rules of which any one must hold for a request to play this scenario (`when`); empty when the
     /// scenario does not depend on what the request says.
     package var when: [RequestRule] = []
+    /// What `mock-server verify` adds to its endpoint's request to produce this scenario (``VerifyExample``).
+    package var verify: VerifyExample? = nil
+    /// How `mock-server verify` compares the backend's status with this scenario's.
+    package var verifyStatus = VerifyStatus.class
 }
 
 /// A scenario that plays other scenarios of its endpoint in turn: `serverErr`, `serverErr`, `success`.

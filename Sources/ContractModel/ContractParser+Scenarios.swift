@@ -52,6 +52,8 @@ extension ContractParser {
         let bandwidth = parseBandwidth(fields["bandwidth"], at: path + ".bandwidth")
         let dribble = parseDribble(fields["dribble"], at: path + ".dribble")
         let when = parseWhen(fields["when"], parameters: parameters, at: path + ".when")
+        let verify = parseVerify(fields["verify"], parameters: parameters.path, at: path + ".verify")
+        let verifyStatus = parseVerifyStatus(fields["verifyStatus"], at: path + ".verifyStatus")
         if bandwidth != nil && dribble != nil { report(path, "has both \"bandwidth\" and \"dribble\"; a body has one pace") }
         if fault != nil && (bandwidth != nil || dribble != nil) {
             report(path, "a fault sends no body to pace; drop \"bandwidth\" or \"dribble\"")
@@ -64,6 +66,8 @@ extension ContractParser {
         scenario.bandwidth = bandwidth
         scenario.dribble = dribble
         scenario.when = when
+        scenario.verify = verify
+        scenario.verifyStatus = verifyStatus
         return scenario
     }
 
@@ -90,12 +94,16 @@ extension ContractParser {
         let expect = parseExpectation(fields["expect"], at: path + ".expect")
         let latency = parseLatency(fields["latency"], at: path + ".latency")
         let when = parseWhen(fields["when"], parameters: parameters, at: path + ".when")
+        let verify = parseVerify(fields["verify"], parameters: parameters.path, at: path + ".verify")
+        let verifyStatus = parseVerifyStatus(fields["verifyStatus"], at: path + ".verifyStatus")
         guard let name, let expect else { return nil }
         var scenario = Scenario(name: name, status: nil, body: nil, fallback: nil, isTemplate: false, headers: [:],
                                 contentType: nil, fault: nil, delayMs: delayMs, holdMs: 10_000, expect: expect,
                                 description: description, sequence: nil, setState: setState)
         scenario.latency = latency
         scenario.when = when
+        scenario.verify = verify
+        scenario.verifyStatus = verifyStatus
         scenario.proxy = true
         return scenario
     }

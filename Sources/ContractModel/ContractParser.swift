@@ -83,11 +83,13 @@ struct ContractParser {
         let whenState = parseWhenState(fields["whenState"], scenarios: scenarios, at: path + ".whenState")
         let rateLimit = parseRateLimit(fields["rateLimit"], at: path + ".rateLimit")
         let description = optionalString(fields["description"], at: path + ".description")
+        let verify = parseVerify(fields["verify"], parameters: template?.parameterNames ?? [], at: path + ".verify")
         guard let id, let method, Self.methods.contains(method), let template else { return nil }
         var endpoint = ContractEndpoint(id: id, domain: domain, method: method, path: template, request: request,
                                         contentType: contentType, scenarios: scenarios, whenState: whenState,
                                         description: description)
         endpoint.rateLimit = rateLimit
+        endpoint.verify = verify
         return endpoint
     }
 

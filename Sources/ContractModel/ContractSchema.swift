@@ -25,6 +25,8 @@ package enum ContractSchema {
         case dribble
         /// A rule of a scenario's `when`: the parts of a request it reads (each a map of names to matchers).
         case when
+        /// An endpoint's or scenario's `verify`: the request `mock-server verify` sends.
+        case verify
     }
 
     /// Every key of the format, in the order it is written wherever it occurs, with the objects it belongs to.
@@ -42,19 +44,19 @@ package enum ContractSchema {
         ("seed", [.resource]),
         ("shape", [.resource]),
         ("maxItems", [.resource]),
-        ("pathParams", [.request, .when]),
-        ("query", [.request, .when]),
+        ("pathParams", [.request, .when, .verify]),
+        ("query", [.request, .when, .verify]),
         ("cookies", [.when]),
         ("proxy", [.scenario]),
         ("status", [.scenario]),
         ("fault", [.scenario]),
         ("sequence", [.scenario]),
         ("afterLast", [.scenario]),
-        ("body", [.request, .scenario, .when]),
+        ("body", [.request, .scenario, .when, .verify]),
         ("fallback", [.scenario]),
         ("template", [.scenario]),
         ("contentType", [.response, .scenario]),
-        ("headers", [.request, .scenario, .when]),
+        ("headers", [.request, .scenario, .when, .verify]),
         ("auth", [.resource, .request]),
         ("delayMs", [.scenario]),
         ("latency", [.scenario]),
@@ -66,6 +68,8 @@ package enum ContractSchema {
         ("holdMs", [.scenario]),
         ("setState", [.scenario]),
         ("expect", [.scenario]),
+        ("verifyStatus", [.scenario]),
+        ("verify", [.endpoint, .scenario]),
         ("limit", [.rateLimit]),
         ("windowSeconds", [.rateLimit]),
         ("per", [.rateLimit]),

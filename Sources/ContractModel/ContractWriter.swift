@@ -38,6 +38,7 @@ package enum ContractWriter {
         }
         if let limit = endpoint.rateLimit { fields["rateLimit"] = rateLimit(limit) }
         if !endpoint.whenState.isEmpty { fields["whenState"] = .object(endpoint.whenState.mapValues(JSONValue.string)) }
+        if let verify = endpoint.verify { fields["verify"] = verify.json }
         return .object(fields)
     }
 
@@ -88,6 +89,8 @@ package enum ContractWriter {
         if scenario.holdMs != defaultHoldMs { fields["holdMs"] = .integer(scenario.holdMs) }
         if let state = scenario.setState { fields["setState"] = .string(state) }
         fields["expect"] = .string(scenario.expect.rawValue)
+        if scenario.verifyStatus != .class { fields["verifyStatus"] = .string(scenario.verifyStatus.rawValue) }
+        if let verify = scenario.verify { fields["verify"] = verify.json }
         return .object(fields)
     }
 
@@ -137,5 +140,6 @@ package enum ContractWriter {
             && scenario.contentType == nil && scenario.sequence == nil && scenario.setState == nil
             && scenario.latency == nil && scenario.bandwidth == nil && scenario.dribble == nil
             && scenario.expect == .serverErr && !scenario.isTemplate && scenario.when.isEmpty
+            && scenario.verify == nil && scenario.verifyStatus == .class
     }
 }

@@ -90,6 +90,10 @@ struct ContractMerger {
         for var scenario in ordered {
             scenario.body = scenario.body.map { Self.rename($0, renames) }
             scenario.when = scenario.when.map { Self.rename($0, renames) }
+            if var verify = scenario.verify {
+                verify.pathParams = Dictionary(uniqueKeysWithValues: verify.pathParams.map { (renames[$0.key] ?? $0.key, $0.value) })
+                scenario.verify = verify
+            }
             scenario.sequence = scenario.sequence?.map { nameMap[$0] ?? $0 }
             let candidate = scenario.json(endpointContentType: contentType)
             if let same = scenarios.first(where: { Self.unnamed($0) == Self.unnamed(candidate) }) {

@@ -41,6 +41,8 @@ struct ScenarioDraft: Equatable {
     var when: [RequestRule] = []
     /// How long the recorded responses took to start.
     var latency: Latency?
+    /// One request that got this answer, for `mock-server verify` (secrets left out).
+    var verify: VerifyExample?
 
     /// The scenario as a contract writes it; `contentType` only where it differs from the endpoint's.
     func json(endpointContentType: String) -> JSONValue {
@@ -56,6 +58,7 @@ struct ScenarioDraft: Equatable {
         if let contentType, body != nil, contentType != endpointContentType { fields["contentType"] = .string(contentType) }
         if let latency { fields["latency"] = .string(latency.text) }
         fields["expect"] = .string(expect.rawValue)
+        if let verify { fields["verify"] = verify.json }
         return .object(fields)
     }
 }

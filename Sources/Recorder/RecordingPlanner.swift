@@ -147,7 +147,9 @@ struct RecordingPlanner {
         var byOutcome: [RecordedOutcome: ScenarioDraft] = [:]
         for outcome in ScenarioNaming.ordered(outcomes) {
             var draft = scenario(outcome, name: names[outcome] ?? "", fixtureStem: stem)
-            draft.latency = latency(answered.filter { $0.outcome == outcome } + refused.filter { $0.outcome == outcome })
+            let answering = answered.filter { $0.outcome == outcome } + refused.filter { $0.outcome == outcome }
+            draft.latency = latency(answering)
+            draft.verify = answering.first.map { example($0, template: template) }
             byOutcome[outcome] = draft
         }
         var sequences: [ScenarioDraft] = []
@@ -179,6 +181,8 @@ struct RecordingPlanner {
             byOutcome[refusal]?.when = [RequestRule(conditions: [
                 RuleCondition(source: .header("authorization"), matcher: .present(false)),
             ])]
+            // Verified without credentials, whatever `--header` gives: an empty value sends none.
+            byOutcome[refusal]?.verify?.headers["Authorization"] = ""
         }
         // The default first; then each outcome by status, then the sequences.
         let all = [perID].compactMap { $0 } + ScenarioNaming.ordered(outcomes).compactMap { byOutcome[$0] } + sequences
@@ -272,6 +276,7 @@ struct RecordingPlanner {
         var draft = ScenarioDraft(name: first.expectation.rawValue, status: first.status, headers: common,
                                   contentType: first.fixtureContentType, expect: first.expectation)
         draft.latency = latency(exchanges)
+        draft.verify = exchanges.first.map { example($0, template: template) }
         guard let fileExtension = first.shape.fileExtension else { return draft }
         let suffix = (method == "GET" ? "" : "." + method.lowercased()) + "." + fileExtension
         let folder = perIDFolder(for: template)
@@ -330,6 +335,17 @@ struct RecordingPlanner {
             }
         }
         return draft
+    }
+
+    /// The request `exchange` made, as `mock-server verify` sends it again: its path parameters, the query but for
+    /// secret names, a JSON body with secrets redacted.
+    private func example(_ exchange: NormalizedExchange, template: RecordedTemplate) -> VerifyExample {
+        var example = VerifyExample(pathParams: template.values(in: exchange.segments))
+        for item in exchange.query where !redactor.isSecret(item.name) && example.query[item.name] == nil {
+            example.query[item.name] = item.value
+        }
+        if case .json(let members) = exchange.requestBody { example.body = redactor.redact(.object(members)) }
+        return example
     }
 
     /// The latency the exchanges' response heads took (``LatencyFit``), unless the recording leaves it out.
