@@ -41,10 +41,12 @@ let package = Package(
         // Record and proxy: the upstream client and the writer that turns exchanges into contracts.
         .target(name: "Recorder", dependencies: ["MockServer", "HTTPCore", "ContractModel", "MockProtocol"],
                 swiftSettings: strict),
+        .target(name: "Verifier", dependencies: ["Recorder", "MockServer", "HTTPCore", "ContractModel"],
+                swiftSettings: strict),
         // "mock-server-tls" is listed so that building mock-server builds it too, into the same folder; it is a
         // separate process, and mock-server links none of it (nor FoundationNetworking).
         .executableTarget(name: "mock-server", dependencies: ["MockServer", "HTTPCore", "ContractModel", "MockProtocol",
-                                                              "OpenAPI", "Recorder", "mock-server-tls"],
+                                                              "OpenAPI", "Recorder", "Verifier", "mock-server-tls"],
                           swiftSettings: strict),
         // The HTTP→HTTPS bridge for https:// targets: HTTPCore's server in front of the toolchain's URLSession.
         .executableTarget(name: "mock-server-tls", dependencies: ["HTTPCore"], swiftSettings: strict),
@@ -60,6 +62,9 @@ let package = Package(
                     exclude: ["OpenAPIDocuments"], swiftSettings: strict),
         .testTarget(name: "TLSBridgeTests", dependencies: ["mock-server-tls", "HTTPCore"], swiftSettings: strict),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "MockServer", "HTTPCore", "ContractModel", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Recorder", "MockServer", "HTTPCore", "ContractModel",
+                                                          "TestSupport"],
                     swiftSettings: strict),
         .testTarget(
             name: "MockServerTests", dependencies: ["MockServer", "HTTPCore", "ContractModel", "TestSupport"], swiftSettings: strict),

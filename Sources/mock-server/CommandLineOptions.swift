@@ -17,6 +17,8 @@ struct CommandLineOptions {
         case openAPIImport
         /// `record --target <url>`: a reverse proxy that records what it relays.
         case record
+        /// `verify --target <url>`: checks the contracts against the real backend.
+        case verify
     }
 
     var command = Command.serve
@@ -31,6 +33,8 @@ struct CommandLineOptions {
     var force = false
     /// `record` and `--proxy`.
     var recording = RecordOptions()
+    /// `verify`.
+    var verify = VerifyCommandOptions()
 
     /// `--log` was given (with `--quiet`, the access log stays as asked).
     var logGiven = false
@@ -43,6 +47,7 @@ struct CommandLineOptions {
             "       mock-server openapi export [--contracts <dir>] [--fixtures <dir>] [-o <file>]",
             "       mock-server openapi import <spec> --contracts <dir> --fixtures <dir> [--force]",
             "       mock-server record --target <url> [--contracts <dir>] [--fixtures <dir>] [options]",
+            "       mock-server verify --target <url> [--contracts <dir>] [--fixtures <dir>] [options]",
             "",
             "Serves Fixtures/ as Contracts/ describe, on 127.0.0.1:8080 by default.",
             "",
@@ -61,6 +66,11 @@ struct CommandLineOptions {
         ] + Flag.helpLines(for: .record, indent: 4) + [
             "                       Never recorded: secrets (--redact-header, --redact-key); the response fields",
             "                       " + HeaderFilter.notRecorded,
+            "  verify               Send each endpoint's success scenario (and each scenario with a \"verify\"",
+            "                       request) to --target and report drift: status class, JSON shape, headers;",
+            "                       exits 0 when nothing drifted, 1 on drift. Only GET, HEAD and OPTIONS unless",
+            "                       --allow-writes. Its options:",
+        ] + Flag.helpLines(for: .verify, indent: 4) + [
             "",
             "EXIT CODES: 0 fine, 1 contract problems (or a document import cannot read, or the port or a folder",
             "            unusable, or a recording that could not be written at shutdown), 2 usage errors.",
@@ -82,6 +92,7 @@ struct CommandLineOptions {
             case "record":
                 command = .record
                 recording.record = true
+            case "verify": command = .verify
             case "help": command = .help
             case "openapi":
                 remaining = remaining.dropFirst()
@@ -99,10 +110,14 @@ struct CommandLineOptions {
             if flag.valueIsOptional {
                 if let next = remaining.first, !next.hasPrefix("-") { value = remaining.popFirst() }
             } else if flag.takesValue {
-                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
-                    throw UsageError("\(name) needs a value")
+                var words: [String] = []
+                for _ in 0..<flag.valueWords {
+                    guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                        throw UsageError("\(name) needs \(flag.value ?? "a value")")
+                    }
+                    words.append(next)
                 }
-                value = next
+                value = words.joined(separator: "\n")
             }
             try flag.apply(&self, value)
         }
@@ -121,6 +136,7 @@ struct CommandLineOptions {
         case .openAPIExport: (place, name) = (.openAPIExport, "openapi export")
         case .openAPIImport: (place, name) = (.openAPIImport, "openapi import")
         case .record: (place, name) = (.record, "record")
+        case .verify: (place, name) = (.verify, "verify")
         case .serve, .help, .version: (place, name) = (.serve, "serve")
         }
         for (flag, typed) in given where !flag.places.contains(place) {
@@ -147,6 +163,9 @@ struct CommandLineOptions {
         }
         if command == .record && recording.target == nil {
             throw UsageError("record needs --target <url>: the backend to relay to, e.g. http://127.0.0.1:9000")
+        }
+        if command == .verify && recording.target == nil {
+            throw UsageError("verify needs --target <url>: the backend the contracts describe, e.g. https://api.example.com")
         }
     }
 

@@ -16,20 +16,21 @@ extension Flag {
             options.configuration.port = port
         },
         Flag(names: ["--target"], value: "<url>",
-             help: "The backend to relay to and record: http:// or https://", places: [.record],
+             help: "The backend to relay to and record (record), or to check the contracts against (verify): http:// or "
+                + "https://", places: [.record, .verify],
              misplaced: ([.serve], "--target belongs to `mock-server record`; to pass unmocked requests through while "
                 + "serving, use --proxy <url>")) { options, text throws(UsageError) in
             options.recording.target = try RecordOptions.target(text ?? "", flag: "--target")
         },
         Flag(names: ["--contracts"], value: "<dir>",
              help: "Folder of contract files (default ./Contracts; for record, where it writes: ./Recorded/Contracts)",
-             places: [.serve, .validate, .listEndpoints, .openAPIExport, .openAPIImport, .record]) { options, folder in
+             places: [.serve, .validate, .listEndpoints, .openAPIExport, .openAPIImport, .record, .verify]) { options, folder in
             if options.command == .record { options.recording.contractsDirectory = folder ?? "" }
             else { options.configuration.contractsDirectory = folder ?? "" }
         },
         Flag(names: ["--fixtures"], value: "<dir>",
              help: "Folder of fixture files (default ./Fixtures; for record, where it writes: ./Recorded/Fixtures)",
-             places: [.serve, .validate, .listEndpoints, .openAPIExport, .openAPIImport, .record]) { options, folder in
+             places: [.serve, .validate, .listEndpoints, .openAPIExport, .openAPIImport, .record, .verify]) { options, folder in
             if options.command == .record { options.recording.fixturesDirectory = folder ?? "" }
             else { options.configuration.fixturesDirectory = folder ?? "" }
         },
@@ -189,8 +190,44 @@ extension Flag {
              places: [.serve, .listEndpoints]) { options, _ in options.command = .listEndpoints },
         Flag(names: ["--version"], value: nil, help: "Print the version and exit",
              places: [.serve]) { options, _ in options.command = .version },
+        Flag(names: ["--header"], value: "<field>",
+             help: "verify: send this header field with every request, as 'Name: value' (repeatable); for credentials, "
+                + "as --header \"Authorization: Bearer $TOKEN\": the value is never printed or written",
+             places: [.verify]) { options, text throws(UsageError) in
+            try options.verify.addHeader(text ?? "")
+        },
+        Flag(names: ["--allow-writes"], value: nil,
+             help: "verify: also send POST, PUT, PATCH and DELETE (in contract order); without it only GET, HEAD, OPTIONS",
+             places: [.verify]) { options, _ in options.verify.options.allowWrites = true },
+        Flag(names: ["--only"], value: "<id>", help: "verify: only this endpoint (repeatable)",
+             places: [.verify]) { options, id in options.verify.options.only.insert(id ?? "") },
+        Flag(names: ["--strict"], value: nil,
+             help: "verify: keys only the backend's answer has are drift, not notes",
+             places: [.verify]) { options, _ in options.verify.options.strict = true },
+        Flag(names: ["--timeout"], value: "<s>",
+             help: "verify: seconds to connect, and between two reads of an answer (default 10)",
+             places: [.verify]) { options, text throws(UsageError) in
+            options.verify.options.timeout = try RecordOptions.seconds(text ?? "", flag: "--timeout")
+        },
+        Flag(names: ["--budget"], value: "<s>",
+             help: "verify: seconds for the whole run; what is not sent by then is reported not verified (default 300)",
+             places: [.verify]) { options, text throws(UsageError) in
+            options.verify.options.budget = try RecordOptions.seconds(text ?? "", flag: "--budget")
+        },
+        Flag(names: ["--concurrency"], value: "<n>", help: "verify: requests in flight at once (default 1)",
+             places: [.verify]) { options, text throws(UsageError) in
+            guard let count = Int(text ?? ""), (1...64).contains(count) else {
+                throw UsageError("--concurrency: '\(text ?? "")' is not 1...64")
+            }
+            options.verify.options.concurrency = count
+        },
+        Flag(names: ["--report"], value: "<junit|json> <file>",
+             help: "verify: also write the report as JUnit XML (for CI) or JSON to <file> (repeatable)",
+             places: [.verify], valueWords: 2) { options, text throws(UsageError) in
+            try options.verify.addReport(text ?? "")
+        },
         Flag(names: ["-h", "--help"], value: nil, help: "Print this help and exit",
-             places: [.serve, .validate, .listEndpoints, .openAPIExport, .openAPIImport, .record]) { options, _ in
+             places: [.serve, .validate, .listEndpoints, .openAPIExport, .openAPIImport, .record, .verify]) { options, _ in
             options.command = .help
         },
     ]

@@ -15,6 +15,7 @@ struct Flag: Sendable {
         case openAPIExport
         case openAPIImport
         case record
+        case verify
     }
 
     /// `--port` or, with a short form, `["-h", "--help"]`.
@@ -26,6 +27,8 @@ struct Flag: Sendable {
     let places: Set<Place>
     /// What giving it in one of these places says, instead of the generic "does not take".
     var misplaced: (in: Set<Place>, text: String)? = nil
+    /// How many words its value is (`--report junit <file>` takes two); ``apply`` gets them joined by a line feed.
+    var valueWords = 1
     /// Sets what the flag says; the value is `nil` for a switch, or an optional value not given.
     let apply: @Sendable (inout CommandLineOptions, String?) throws(CommandLineOptions.UsageError) -> Void
 

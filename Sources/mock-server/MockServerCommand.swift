@@ -34,6 +34,8 @@ enum MockServerCommand {
         case .record:
             RecordCommand.record(options, output: Output(json: options.configuration.logFormat == .json,
                                                          quiet: options.quiet))
+        case .verify:
+            VerifyCommand.verify(options)
         }
     }
 

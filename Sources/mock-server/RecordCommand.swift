@@ -48,7 +48,9 @@ enum RecordCommand {
     }
 
     /// The proxy to `target`; for an `https://` target, with its TLS bridge started (exit 1 when it cannot start).
-    static func makeProxy(target: UpstreamTarget, options: RecordOptions, recording: Recording?) -> UpstreamProxy {
+    /// - Parameter threads: Requests relayed at once.
+    static func makeProxy(target: UpstreamTarget, options: RecordOptions, recording: Recording?,
+                          threads: Int = 8) -> UpstreamProxy {
         do {
             try recording?.writer.checkFolders()
         } catch {
@@ -62,7 +64,8 @@ enum RecordCommand {
                 MockServerCommand.fail(error.description, code: 1)
             }
         }
-        return UpstreamProxy(target: target, timeout: options.upstreamTimeout, recording: recording, bridge: bridge)
+        return UpstreamProxy(target: target, timeout: options.upstreamTimeout, recording: recording, threads: threads,
+                             bridge: bridge)
     }
 
     /// What is relayed where, and where and when the recording is written.
