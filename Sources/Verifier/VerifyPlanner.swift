@@ -80,11 +80,14 @@ struct VerifyPlanner {
         // Header fields: --header first, the example's over them (an empty value sends none).
         var headers = options.headers
         for (name, value) in example.headers.sorted(by: { $0.key < $1.key }) {
-            headers.removeAll { $0.name.lowercased() == name.lowercased() }
-            guard !value.isEmpty else { continue }
-            switch Self.expand(value, environment: environment) {
-            case .success(let expanded): headers.append((name, expanded))
-            case .failure(let missing): return .skip("header \(name) needs the environment variable \(missing)")
+            let given = headers.contains { $0.name.lowercased() == name.lowercased() }
+            switch value.isEmpty ? .success("") : Self.expand(value, environment: environment) {
+            case .success(let expanded):
+                headers.removeAll { $0.name.lowercased() == name.lowercased() }
+                if !expanded.isEmpty || !value.isEmpty { headers.append((name, expanded)) }
+            case .failure(let missing):
+                // A --header field of that name stands in for the variable.
+                guard given else { return .skip("header \(name) needs the environment variable \(missing)") }
             }
         }
         let sendsCredentials = headers.contains { $0.name.lowercased() == "authorization" }

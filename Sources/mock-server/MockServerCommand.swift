@@ -1,6 +1,7 @@
 import ContractModel
 import HTTPCore
 import MockServer
+import Verifier
 import Recorder
 
 /// `mock-server`: argument parsing, start-up output and signal handling. Everything else is the
@@ -97,6 +98,10 @@ enum MockServerCommand {
         }
         configuration.upstream = proxy
         configuration.proxyFallback = options.recording.fallsBack
+        configuration.driftCheck = proxy.map {
+            ServedDriftCheck(proxy: $0, contractsDirectory: configuration.contractsDirectory,
+                             fixturesDirectory: configuration.fixturesDirectory)
+        }
         // Before any thread starts: every thread inherits the blocked set, and a signal that arrives
         // while the contracts load or the server starts stays pending until the signal thread takes it.
         POSIX.blockSignals(POSIX.Signal.allCases)

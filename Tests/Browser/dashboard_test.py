@@ -391,8 +391,44 @@ def main():
             assert not problems, problems
 
         context.close()
-        browser.close()
         guarded.stop()
+
+        # A backend whose product 1 now sends its price as a string, behind a server with --proxy.
+        backend = Server()
+        with open(os.path.join(backend.folder, "Fixtures/products/1.json"), "r+", encoding="utf-8") as fixture:
+            product = json.load(fixture)
+            product["price"] = "18,000"
+            fixture.seek(0)
+            fixture.truncate()
+            json.dump(product, fixture, ensure_ascii=False)
+        proxied = Server("--proxy", backend.base)
+        problems.clear()
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        watch(page, problems)
+
+        @check("the drift check runs from the page and highlights the drifted field")
+        def _():
+            page.goto(proxied.dashboard_link())
+            wait_live(page)
+            page.get_by_role("tab", name="Server").click()
+            page.wait_for_selector("#verify-report p.hint", timeout=2000)  # none has run yet
+            page.locator("#verify").click()
+            page.wait_for_selector(".verify-cases li.drift", timeout=10000)
+            drifted = page.locator(".verify-cases li.drift").first
+            assert "productDetail.success" in drifted.inner_text(), drifted.inner_text()
+            assert drifted.locator("mark").inner_text() == "/price: fixture number, backend string"
+            assert page.locator(".verify-cases li.verified").count() >= 3
+            status, report = proxied.get("/__mock/verify")
+            assert status == 200 and json.loads(report)["drifted"] == 1, report
+            methods = {entry["method"] for entry in json.loads(backend.get("/__mock/journal")[1])}
+            assert methods <= {"GET", "HEAD", "OPTIONS"}, methods
+            assert not problems, problems
+
+        context.close()
+        browser.close()
+        proxied.stop()
+        backend.stop()
 
     failed = [name for name, error in results if error]
     print("browser test: %.1f s" % (time.monotonic() - started))

@@ -103,6 +103,37 @@ import TestSupport
         #expect(counter.testCases == 4 && counter.failures == 3 && counter.skipped == 1)
     }
 
+    @Test func servingWithProxy_RunsTheCheckOnPost_AndKeepsTheLastReport_WithoutTheToken() async throws {
+        let backend = try ScratchContracts(
+            contracts: [("shop.json", Self.backend(itemHeaders: "{}", listStatus: 200))],
+            fixtures: [("item.json", #"{"id":7,"price":"2.00","tags":[]}"#), ("list.json", #"{"items":[],"next":null}"#)])
+        let upstream = try MockServer.backend(serving: backend)
+        defer { upstream.stop() }
+        let mocked = try ScratchContracts(contracts: [("shop.json", Self.mocked)], fixtures: Self.mockedFixtures)
+        try await offThePool {
+            let server = try RunningExecutable(["--proxy", "http://127.0.0.1:\(upstream.port)", "--log", "off",
+                                                "--contracts", mocked.contracts, "--fixtures", mocked.fixtures])
+            defer { _ = server.stop() }
+            #expect(try verifyCall(port: server.port, "GET").status == 204, "no check has run yet")
+            let body = #"{"headers": {"Authorization": "Bearer \#(Self.token)"}}"#
+            let ran = try verifyCall(port: server.port, "POST", body: body)
+            #expect(ran.status == 200, "\(ran.text)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(ran.body)) as? [String: Any])
+            #expect(report["drifted"] as? Int == 1 && report["verified"] as? Int == 1, "\(ran.text)")
+            #expect(!ran.text.contains(Self.token))
+            let kept = try verifyCall(port: server.port, "GET")
+            #expect(kept.status == 200 && kept.body == ran.body)
+            let bad = try verifyCall(port: server.port, "POST", body: #"{"target": "http://elsewhere.example"}"#)
+            #expect(bad.status == 400 && bad.text.contains("all optional"), "no other target: \(bad.text)")
+        }
+        try await offThePool {
+            let plain = try RunningExecutable(["--log", "off", "--contracts", mocked.contracts, "--fixtures", mocked.fixtures])
+            defer { _ = plain.stop() }
+            let refused = try verifyCall(port: plain.port, "POST", body: "{}")
+            #expect(refused.status == 409 && refused.text.contains("--proxy"), "\(refused.text)")
+        }
+    }
+
     @Test func usageErrors_ExitTwo() async throws {
         let noTarget = try await ExecutableTests.run(["verify"])
         #expect(noTarget.status == 2 && noTarget.error.contains("verify needs --target <url>"))
@@ -111,6 +142,14 @@ import TestSupport
         let badHeader = try await ExecutableTests.run(["verify", "--target", "http://127.0.0.1:9", "--header", "secret"])
         #expect(badHeader.status == 2 && !badHeader.error.contains("secret"), "\(badHeader.error)")
     }
+}
+
+/// `GET` or `POST /__mock/verify` on a fresh connection (blocking: call it off the cooperative pool).
+private func verifyCall(port: UInt16, _ method: String, body: String = "") throws -> RawResponse {
+    let client = try RawClient(port: port, timeout: 30)
+    client.send("\(method) /__mock/verify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+    return try client.readResponse()
 }
 
 /// Counts what a JUnit file holds.

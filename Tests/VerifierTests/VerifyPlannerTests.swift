@@ -75,6 +75,13 @@ import TestSupport
         #expect(reason(cases["create.created"]) == "POST is sent only with --allow-writes")
     }
 
+    @Test func aHeaderFlag_StandsInForAMissingVariable() throws {
+        var options = VerifyOptions()
+        options.headers = [("X-Key", "from-the-flag")]
+        let search = try #require(request(try cases(options)["search.success"]))
+        #expect(search.headers.filter { $0.name == "X-Key" }.map(\.value) == ["from-the-flag"])
+    }
+
     @Test func writes_AreSentWithAllowWrites_WithTheirJSONBody() throws {
         var options = VerifyOptions()
         options.allowWrites = true

@@ -23,6 +23,7 @@ public struct HTTPStatus: Equatable, Sendable {
     public static let contentTooLarge = HTTPStatus(413)
     public static let uriTooLong = HTTPStatus(414)
     public static let created = HTTPStatus(201)
+    public static let conflict = HTTPStatus(409)
     public static let preconditionFailed = HTTPStatus(412)
     public static let unprocessableContent = HTTPStatus(422)
     public static let tooManyRequests = HTTPStatus(429)

@@ -25,6 +25,8 @@ struct AdminAPI: Sendable {
     let conditions: ConditionsControl
     /// `--proxy`, whose recording `POST /__mock/record/flush` writes.
     let upstream: (any UpstreamRelay)?
+    /// The drift check against `--proxy` (`POST /__mock/verify`).
+    let driftCheck: (any DriftCheck)?
 
     /// The routes and the methods each takes, for 405s and the 404's list.
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
@@ -64,6 +66,12 @@ struct AdminAPI: Sendable {
             return conditionsCall(method, body: request.body)
         case ("POST", "record", 2) where name == "flush":
             return .respond(RelayReplies.flushed(upstream?.flushRecording()))
+        case ("POST", "verify", 1):
+            return verify(options: request.body)
+        case ("GET", "verify", 1):
+            // No content until a check has run (POST runs one): not an error the dashboard would log on every load.
+            guard let report = driftCheck?.lastReport else { return .respond(HTTPResponse(status: .noContent)) }
+            return .respond(.json(.ok, report))
         case ("POST", "reload", 1):
             let outcome = contracts.reload()
             return json(outcome.succeeded ? .ok : .unprocessableContent, ReloadListing(outcome))
@@ -85,6 +93,26 @@ struct AdminAPI: Sendable {
         default:
             return routeError(method: method, segments: segments)
         }
+    }
+
+    /// `POST /__mock/verify`: the drift check against the `--proxy` backend, answered when it is done (a pending reply:
+    /// the event loop does not wait).
+    private func verify(options: [UInt8]) -> Reply {
+        guard let driftCheck else {
+            return .respond(ServerJSON.error(.conflict, "the drift check runs against the backend given with --proxy <url>; "
+                + "this server has none (or run `mock-server verify --target <url>`)"))
+        }
+        let pending = PendingReply(timeoutNanoseconds: driftCheck.timeoutNanoseconds)
+        driftCheck.run(options: options) { result in
+            switch result {
+            case .success(let report):
+                _ = pending.complete(.respond(.json(.ok, report)))
+            case .failure(let failure):
+                _ = pending.complete(.respond(ServerJSON.error(failure.isBadRequest ? .badRequest : .unprocessableContent,
+                                                               failure.message)))
+            }
+        }
+        return Reply(.later(pending))
     }
 
     /// The journal as server-sent events, from now on; or, after `Last-Event-ID` (sent by a reconnecting

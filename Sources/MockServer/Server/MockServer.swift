@@ -79,6 +79,8 @@ public final class MockServer: Sendable {
         /// With ``upstream``: also pass on requests an endpoint matches but cannot answer (no fixture for them, a
         /// method it lacks, no `when` holding), for partial mocking (`--proxy-fallback`).
         package var proxyFallback = false
+        /// What `POST /__mock/verify` runs against ``upstream`` (``DriftCheck``); `nil` answers that it needs `--proxy`.
+        package var driftCheck: (any DriftCheck)?
 
         public init(
             host: String = "127.0.0.1",

@@ -75,7 +75,7 @@ final class RequestHandler: HTTPResponder {
         fallback = configuration.proxyFallback ? configuration.upstream : nil
         admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, resources: store, journal: journal,
                          eventQueueLimit: configuration.eventQueueLimit, facts: facts, conditions: conditions,
-                         upstream: configuration.upstream)
+                         upstream: configuration.upstream, driftCheck: configuration.driftCheck)
     }
 
     func reject(_ status: HTTPStatus, reason: String) -> Reply {

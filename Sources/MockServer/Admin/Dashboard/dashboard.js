@@ -242,6 +242,45 @@
     } catch (error) { failed(error); }
   });
 
+  // ---------------------------------------------------------------- drift check
+  function renderVerify(report, message) {
+    const box = $('verify-report');
+    if (!report) {
+      box.replaceChildren(el('p', { class: 'hint', text: message || 'No drift check has run.' }));
+      return;
+    }
+    const drifted = report.cases.filter((item) => item.result === 'drift');
+    const verified = report.cases.filter((item) => item.result === 'verified');
+    const summary = el('p', {}, [
+      el('span', { class: drifted.length ? 'bad' : 'ok', text: drifted.length ? 'Drift' : 'No drift' }),
+      ` against ${report.target}: ${report.verified} verified, ${report.drifted} drifted, ${report.notVerified} not verified.`]);
+    const rows = drifted.concat(verified).map((item) => el('li', { class: item.result === 'drift' ? 'drift' : 'verified' }, [
+      el('code', { text: `${item.endpoint}.${item.scenario}` }), ` ${item.method} ${item.target}`,
+      item.status ? ` (${item.status})` : '',
+      item.drift ? el('ul', { class: 'drift-fields' }, item.drift.map((line) => el('li', {}, [el('mark', { text: line })]))) : null,
+    ].filter(Boolean)));
+    box.replaceChildren(summary, el('ul', { class: 'verify-cases' }, rows));
+  }
+
+  async function loadVerify() {
+    const { status, data } = await api('GET', 'verify');
+    renderVerify(status === 200 ? data : null);
+  }
+
+  $('verify').addEventListener('click', async () => {
+    const button = $('verify');
+    button.disabled = true;
+    try {
+      const { status, data } = await api('POST', 'verify', {}, [400, 409, 422]);
+      if (status === 200) {
+        renderVerify(data);
+        toast(data.drifted ? `Drift in ${data.drifted} scenario(s).` : 'The backend matches the contracts.', data.drifted > 0);
+      } else {
+        renderVerify(null, data.responseMsg || data.error || 'The drift check did not run.');
+      }
+    } catch (error) { failed(error); } finally { button.disabled = false; }
+  });
+
   // ---------------------------------------------------------------- network conditions
   function describeProfile(profile) {
     if (!profile) return 'No profile: each scenario as written.';
@@ -791,7 +830,7 @@
 
   // ---------------------------------------------------------------- start
   async function refreshAll() {
-    await Promise.all([loadHealth(), loadContracts(), loadSessions(), loadConditions()]);
+    await Promise.all([loadHealth(), loadContracts(), loadSessions(), loadConditions(), loadVerify()]);
   }
 
   async function start() {
