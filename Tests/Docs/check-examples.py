@@ -33,6 +33,9 @@ The conventions, for whoever writes the docs:
       {"id": "docsExample", "method": "GET", "path": "/docs/example", "scenarios": [...]} of domain "docs".
   A scenario that needs its endpoint's declarations (a template's placeholders, a `when` on a path
   parameter) is written as a whole endpoint.
+
+- A fence whose info string is `text help` must hold exactly what `mock-server --help` prints, so the flag
+  reference in docs/cli.md is the binary's own (regenerate it by pasting the output when a flag changes).
 """
 import json
 import os
@@ -197,6 +200,17 @@ def check_contract(block, binary, fixtures):
     return f"mock-server validate exited {result.returncode}\n{(result.stdout + result.stderr).rstrip()}"
 
 
+def check_help(block, binary):
+    """A `text help` block: exactly the binary's --help output."""
+    result = subprocess.run([binary, "--help"], capture_output=True, text=True, timeout=TIMEOUT_SECONDS)
+    if result.stdout.rstrip("\n") == block.text.rstrip("\n"):
+        return None
+    import difflib
+    diff = difflib.unified_diff(block.text.rstrip("\n").splitlines(), result.stdout.rstrip("\n").splitlines(),
+                                "the docs", "mock-server --help", lineterm="", n=1)
+    return "the block is not what mock-server --help prints; paste the output again:\n" + "\n".join(diff)
+
+
 def main():
     binary = os.environ.get("MOCK_SERVER_BIN", str(ROOT / ".build/debug/mock-server"))
     binary = str(Path(binary).resolve()) if os.sep in binary else shutil.which(binary) or binary
@@ -210,7 +224,7 @@ def main():
         print("check-examples: no such file: " + ", ".join(missing), file=sys.stderr)
         return 2
     started = time.monotonic()
-    ran, validated, failures = 0, 0, []
+    ran, validated, compared, failures = 0, 0, 0, []
     with tempfile.TemporaryDirectory(prefix="docs-fixtures-") as name:
         fixtures = Path(name) / "Fixtures"
         shutil.copytree(ROOT / "Fixtures", fixtures)
@@ -223,6 +237,9 @@ def main():
                 elif words[:2] == ["json", "contract"]:
                     validated += 1
                     problem = check_contract(block, binary, fixtures)
+                elif words[:2] == ["text", "help"]:
+                    compared += 1
+                    problem = check_help(block, binary)
                 else:
                     continue
                 status = "ok" if problem is None else "FAILED"
@@ -231,7 +248,8 @@ def main():
                     failures.append((block, problem))
     for block, problem in failures:
         print(f"\n{block.where}: {problem}")
-    summary = (f"{ran} sh runnable block(s) run and {validated} json contract block(s) validated from {len(files)} "
+    summary = (f"{ran} sh runnable block(s) run, {validated} json contract block(s) validated and {compared} help "
+               f"block(s) compared from {len(files)} "
                f"file(s) in {time.monotonic() - started:.1f} s with {binary}")
     if failures:
         print(f"\n{summary}: {len(failures)} FAILED")
