@@ -17,5 +17,5 @@ fi
 PATH="$PWD/$venv/bin:$PATH"
 actionlint -version | head -n 1
 actionlint .github/workflows/*.yml
-shellcheck .github/*.sh Tests/Darwin/*.sh
+shellcheck .github/*.sh Tests/Darwin/*.sh Tests/Docs/*.sh
 echo "workflow and scripts: no finding"

@@ -6,7 +6,7 @@ import HTTPCore
 import MockServer
 import Networking
 
-/// A ``NetworkDispatcher`` that answers from `Contracts/` and `Fixtures/` in-process, as the mock server
+/// A `NetworkDispatcher` that answers from `Contracts/` and `Fixtures/` in-process, as the mock server
 /// would over a socket: the same routing, request validation, scenarios (sequences, states, sessions),
 /// templates, resources and journal, because it is the same code. For unit tests of view models and
 /// services: no port, no network, and the contracts the server and the contract suite use.
@@ -19,7 +19,7 @@ import Networking
 /// ```
 ///
 /// A scenario's `delayMs` is waited (cancellably); a fault throws the `URLError` URLSession reports for
-/// it on Apple platforms (``FaultMapping``). Link it from test targets only: it carries the mock server.
+/// it on Apple platforms (`FaultMapping`). Link it from test targets only: it carries the mock server.
 public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
     // @unchecked: `defaultScenario` is only touched while holding `lock`.
     /// The server whose request handler answers; never started, so it opens no socket. Its journal
@@ -29,7 +29,10 @@ public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
     private var defaultScenario: String?
 
     /// Loads and checks the contracts and fixtures as the server does.
-    /// - Parameter scenario: Played by every endpoint that has a scenario of this name (as `--scenario`).
+    /// - Parameters:
+    ///   - contracts: The folder of contract files.
+    ///   - fixtures: The folder their fixture paths are relative to.
+    ///   - scenario: Played by every endpoint that has a scenario of this name (as `--scenario`).
     /// - Throws: `ContractLoadError` listing every problem.
     public init(contracts: String = "Contracts", fixtures: String = "Fixtures", scenario: String? = nil) throws {
         var configuration = MockServer.Configuration(port: 0, contractsDirectory: contracts, fixturesDirectory: fixtures,
@@ -46,7 +49,10 @@ public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
     }
 
     /// Makes `endpointID` play `scenario` until reset, for requests without `X-Mock-Scenario`.
-    /// - Parameter session: The `X-Mock-Session` it applies to; `nil` for requests without one.
+    /// - Parameters:
+    ///   - scenario: The scenario's name.
+    ///   - endpointID: The endpoint's `id` in its contract.
+    ///   - session: The `X-Mock-Session` it applies to; `nil` for requests without one.
     /// - Throws: ``AdminError`` naming the endpoints or scenarios that exist when one is unknown.
     public func setScenario(_ scenario: String, for endpointID: String, session: String? = nil) throws {
         do {
@@ -88,7 +94,9 @@ public final class ContractDispatcher: NetworkDispatcher, @unchecked Sendable {
 
     /// An admin call the dispatcher makes for its caller failed.
     public struct AdminError: Error, CustomStringConvertible {
+        /// The status the admin call answered with.
         public let status: Int
+        /// What the server said was wrong.
         public let message: String
         public var description: String { "\(status): \(message)" }
     }

@@ -14,18 +14,22 @@ public struct NetworkCall: Sendable {
 extension APIClient {
     /// Sends `endpoint` and calls `completion` once with the result, for callers not on async/await.
     /// - Parameters:
+    ///   - endpoint: The call to make.
+    ///   - decoding: How to read a 2xx body, for example `.json(Product.self)` or `.text`.
+    ///   - interceptors: Extra interceptors for this call only, run after the client's own.
     ///   - queue: Where `completion` runs; by default on a background thread. Pass `.main` from UI code.
+    ///   - completion: Called once with the mapped result (also after ``NetworkCall/cancel()``).
     /// - Returns: A handle whose ``NetworkCall/cancel()`` cancels the request.
     @discardableResult
     public func send<Decoding: ResponseDecoding>(
         _ endpoint: some Endpoint,
         decoding: Decoding,
-        interceptors extra: [any RequestInterceptor] = [],
+        interceptors: [any RequestInterceptor] = [],
         queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Decoding.Value>) -> Void
     ) -> NetworkCall where Decoding.Value: Sendable {
         let task = Task {
-            let result = await self.send(endpoint, decoding: decoding, interceptors: extra)
+            let result = await self.send(endpoint, decoding: decoding, interceptors: interceptors)
             if let queue {
                 queue.async { completion(result) }
             } else {

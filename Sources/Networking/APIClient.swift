@@ -71,10 +71,10 @@ public final class APIClient: Sendable {
     public func send<Decoding: ResponseDecoding>(
         _ endpoint: some Endpoint,
         decoding: Decoding,
-        interceptors extra: [any RequestInterceptor] = [],
+        interceptors: [any RequestInterceptor] = [],
         retry: RetryPolicy? = nil
     ) async -> NetworkResult<Decoding.Value> {
-        await response(for: endpoint, decoding: decoding, interceptors: extra, retry: retry).result
+        await response(for: endpoint, decoding: decoding, interceptors: interceptors, retry: retry).result
     }
 
     /// Sends an endpoint that declares its response type, and decodes a 2xx body as it says.
@@ -85,10 +85,10 @@ public final class APIClient: Sendable {
     /// - Returns: The mapped result; never throws.
     public func send<Typed: TypedEndpoint>(
         _ endpoint: Typed,
-        interceptors extra: [any RequestInterceptor] = [],
+        interceptors: [any RequestInterceptor] = [],
         retry: RetryPolicy? = nil
     ) async -> NetworkResult<Typed.Response> {
-        await response(for: endpoint, decoding: endpoint.decoding, interceptors: extra, retry: retry).result
+        await response(for: endpoint, decoding: endpoint.decoding, interceptors: interceptors, retry: retry).result
     }
 
     /// Sends `endpoint` when the caller needs no response value: any 2xx succeeds.
@@ -98,10 +98,10 @@ public final class APIClient: Sendable {
     ///   - retry: This call's retry policy; `nil` for the client's.
     public func send(
         _ endpoint: some Endpoint,
-        interceptors extra: [any RequestInterceptor] = [],
+        interceptors: [any RequestInterceptor] = [],
         retry: RetryPolicy? = nil
     ) async -> NetworkResult<Void> {
-        await send(endpoint, decoding: EmptyResponse(), interceptors: extra, retry: retry)
+        await send(endpoint, decoding: EmptyResponse(), interceptors: interceptors, retry: retry)
     }
 
     // MARK: - Results with status and headers
@@ -111,10 +111,10 @@ public final class APIClient: Sendable {
     public func response<Decoding: ResponseDecoding>(
         for endpoint: some Endpoint,
         decoding: Decoding,
-        interceptors extra: [any RequestInterceptor] = [],
+        interceptors: [any RequestInterceptor] = [],
         retry: RetryPolicy? = nil
     ) async -> NetworkResponse<Decoding.Value> {
-        await CallLoop(client: self, interceptors: interceptors + extra, retry: retry ?? self.retry)
+        await CallLoop(client: self, interceptors: self.interceptors + interceptors, retry: retry ?? self.retry)
             .run(endpoint, decoding: decoding)
     }
 
@@ -122,9 +122,9 @@ public final class APIClient: Sendable {
     /// and URL, and how many tries it took.
     public func response<Typed: TypedEndpoint>(
         for endpoint: Typed,
-        interceptors extra: [any RequestInterceptor] = [],
+        interceptors: [any RequestInterceptor] = [],
         retry: RetryPolicy? = nil
     ) async -> NetworkResponse<Typed.Response> {
-        await response(for: endpoint, decoding: endpoint.decoding, interceptors: extra, retry: retry)
+        await response(for: endpoint, decoding: endpoint.decoding, interceptors: interceptors, retry: retry)
     }
 }

@@ -21,7 +21,7 @@ public struct MockSession: RequestInterceptor {
     /// The request header that names the scenario to play (`X-Mock-Scenario`).
     public static let scenarioHeader = MockHeader.scenario
 
-    /// The session id sent with every request: at most ``MockProtocol/MockHeader/maximumSessionLength`` bytes.
+    /// The session id sent with every request: at most `MockHeader.maximumSessionLength` bytes.
     public let id: String
     /// The scenario every request asks for, if any.
     public let scenario: String?

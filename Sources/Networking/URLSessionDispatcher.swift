@@ -5,7 +5,7 @@ import Foundation
 
 /// A dispatcher backed by a `URLSession` of its own, which behaves the same on Apple platforms and Linux.
 ///
-/// It follows redirects itself (``RedirectRule``): 307 and 308 keep the method and the body
+/// It follows redirects itself (`RedirectRule`): 307 and 308 keep the method and the body
 /// (RFC 9110 §15.4.8), which FoundationNetworking drops on Linux; 301 and 302 turn a POST into a GET, and
 /// 303 turns anything but HEAD into a GET; credentials are not sent to another origin. It answers a
 /// 401's HTTP authentication challenge by taking the 401 as the response, where FoundationNetworking,

@@ -14,6 +14,7 @@ import HTTPCore
 /// a lock, and copying the struct it was, a string and two optional payloads, and destroying the copy cost
 /// more per request than the one retain a reference costs.
 public final class ConditionProfile: Sendable, Equatable {
+    /// The name `X-Mock-Conditions`, `--conditions` and the admin API select it by (`3g`, `flaky`).
     public let name: String
     package let latency: Latency?
     package let bandwidth: Bandwidth?
@@ -107,6 +108,7 @@ public final class ConditionProfile: Sendable, Equatable {
 
 /// A profile that could not be read, with the file and the field.
 public struct ConditionProfileError: Error, CustomStringConvertible {
+    /// The file, the field and what is wrong with it.
     public let message: String
     public var description: String { message }
 }

@@ -1,15 +1,22 @@
 import HTTPCore
 
 /// One line per request on standard output: text for people, JSON lines for tools, or nothing. Lines go
-/// through ``LogWriter``, so a stalled reader never stalls the server.
+/// through `LogWriter`, so a stalled reader never stalls the server.
 public struct AccessLog: Sendable {
     /// How requests are logged.
     public enum Format: String, Sendable, CaseIterable {
-        case text, json, off
+        /// A line for people: time, method, target, status (or fault), scenario, bytes, duration.
+        case text
+        /// One JSON object per line, for tools; standard output then carries only JSON.
+        case json
+        /// No access log.
+        case off
     }
 
+    /// How each request is written.
     public let format: Format
 
+    /// A log writing each request as `format` says.
     public init(format: Format) { self.format = format }
 
     struct Line: Encodable {

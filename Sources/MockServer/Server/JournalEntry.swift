@@ -34,6 +34,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     }
     /// The header fields as the journal shows them, secrets redacted.
     var shownFields: [(name: String, value: String)] { HeaderRedaction.shown(sentFields, marks: secrets) }
+    /// The request body's length in bytes, all of it (``body`` keeps the first 64 KiB).
     public let bodySize: Int
     /// The request body as journaled: its first 64 KiB, with secret fields redacted (see
     /// `--journal-secrets`); empty when there was none.
@@ -77,6 +78,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// The sequence scenario that played ``scenario`` as its step number ``scenarioStep`` (1 for the
     /// first), if any.
     public var scenarioSequence: String? { details?.scenarioSequence }
+    /// The step of ``scenarioSequence`` that was played (1 for the first), if a sequence played.
     public var scenarioStep: Int? { details?.scenarioStep }
     /// When a `when` rule chose the scenario (``selectedBy`` `when`): its index in the scenario's `when` list
     /// (0 for a `when` that is one object).
@@ -267,7 +269,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     }
 
     /// Reads an entry as `GET /__mock/journal` writes it. Its request head is made again from the method, target
-    /// and fields shown (as ``HTTPRequest/head(method:target:version:fields:)`` makes one): what the server
+    /// and fields shown (as `HTTPRequest.head(method:target:version:fields:)` makes one): what the server
     /// wrote reads back the same, but a hand-written method with a space, or a value with spaces around it or a
     /// line break in it, does not.
     public init(from decoder: any Decoder) throws {

@@ -9,6 +9,7 @@ public struct JournalQuery: Sendable, Equatable {
     /// Only entries of this `X-Mock-Session`; the empty string selects requests without one.
     public var session: String?
 
+    /// A query for the entries of `endpoint`, the last `limit` of them, in `session`; `nil` leaves each open.
     public init(endpoint: String? = nil, limit: Int? = nil, session: String? = nil) {
         self.endpoint = endpoint
         self.limit = limit
@@ -17,7 +18,9 @@ public struct JournalQuery: Sendable, Equatable {
 
     /// Why a query cannot be answered.
     public enum Problem: Error, Equatable, CustomStringConvertible {
+        /// No contract has this endpoint id; `known` lists the ids there are.
         case unknownEndpoint(String, known: [String])
+        /// The limit given is not a whole number of 1 or more.
         case badLimit(String)
 
         public var description: String {

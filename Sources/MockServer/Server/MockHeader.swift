@@ -1,10 +1,10 @@
 import HTTPCore
 import MockProtocol
 
-/// The mock protocol's header names (``MockProtocol/MockHeader``), as `MockServer` has always offered them.
+/// The mock protocol's header names (`MockProtocol.MockHeader`), as `MockServer` has always offered them.
 public typealias MockHeader = MockProtocol.MockHeader
 
-/// The mock protocol's faults (``MockProtocol/Fault``), as the journal shows them.
+/// The mock protocol's faults (`MockProtocol.Fault`), as the journal shows them.
 public typealias Fault = MockProtocol.Fault
 
 /// What the server does with them.

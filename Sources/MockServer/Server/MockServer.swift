@@ -21,15 +21,18 @@ public final class MockServer: Sendable {
         public var host = "127.0.0.1"
         /// The port; 0 picks a free one (read it from ``MockServer/port`` after ``MockServer/start()``).
         public var port: UInt16 = 8080
+        /// The folder of contract files (`--contracts`).
         public var contractsDirectory = "Contracts"
+        /// The folder the contracts' fixture paths are relative to (`--fixtures`).
         public var fixturesDirectory = "Fixtures"
         /// A scenario name every endpoint that has it plays by default.
         public var scenario: String?
+        /// The access log on standard output (`--log`); off for a server embedded in tests.
         public var logFormat = AccessLog.Format.off
         /// Event-loop threads; by default one per processor this process may use (CPU affinity and cgroup
         /// quota on Linux, active processors on Darwin), at most four.
         public var threads = MockServer.defaultThreadCount
-        /// The readiness API; `nil` chooses ``IOBackend/environmentVariable`` if set, else the platform's best.
+        /// The readiness API; `nil` chooses `IOBackend.environmentVariable` (`MOCK_SERVER_IO`) if set, else the platform's best.
         public var io: IOBackend?
         /// Host names (besides loopback ones and the bound address) under which the admin API answers.
         public var allowedHosts: [String] = []
@@ -55,7 +58,9 @@ public final class MockServer: Sendable {
         public var journalCapacity = 1_000
         /// Seconds a client may take to send a request's head, its body, or to send nothing between requests.
         public var headerTimeout = 10.0
+        /// Seconds a client may take to send a request's body, once its head arrived.
         public var bodyTimeout = 30.0
+        /// Seconds a kept-alive connection may stay silent between two requests.
         public var idleTimeout = 60.0
         /// Bounds what one `GET /__mock/events` reader is written at once: half of it for the backlog of a
         /// reconnecting reader, a thirty-second per turn after that (ten turns a second at most).
@@ -82,6 +87,7 @@ public final class MockServer: Sendable {
         /// What `POST /__mock/verify` runs against ``upstream`` (``DriftCheck``); `nil` answers that it needs `--proxy`.
         package var driftCheck: (any DriftCheck)?
 
+        /// A configuration with the command line's defaults but where these are given.
         public init(
             host: String = "127.0.0.1",
             port: UInt16 = 8080,
@@ -102,6 +108,7 @@ public final class MockServer: Sendable {
     /// The version of the server (the executable's `--version`, the dashboard's and `/__mock/health`'s).
     public static let version = "0.1.0"
 
+    /// What the server was started with.
     public let configuration: Configuration
     /// The contracts served now (a reload replaces them).
     package var contracts: ContractSet { handler.contracts.current.contracts }
@@ -112,7 +119,7 @@ public final class MockServer: Sendable {
     private let http: HTTPServer
 
     /// Loads and validates the contracts and fixtures.
-    /// - Throws: ``ContractLoadError`` listing every problem, including an unknown `scenario`.
+    /// - Throws: `ContractLoadError` listing every problem, including an unknown `scenario`.
     public init(configuration: Configuration) throws(ContractLoadError) {
         self.configuration = configuration
         let contracts = try ContractLoader.load(contractsDirectory: configuration.contractsDirectory,
@@ -156,7 +163,7 @@ public final class MockServer: Sendable {
         http = HTTPServer(configuration: core, responder: handler)
     }
 
-    /// The ``ContractProblem/file`` of the one problem an unknown ``Configuration/scenario`` raises: it is
+    /// The `ContractProblem.file` of the one problem an unknown ``Configuration/scenario`` raises: it is
     /// the configuration's fault, not a contract's (the executable answers it as a usage error).
     public static let unknownScenarioFile = "--scenario"
 
