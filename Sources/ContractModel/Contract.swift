@@ -118,6 +118,8 @@ package struct Scenario: Sendable, Equatable {
     package var verify: VerifyExample? = nil
     /// How `mock-server verify` compares the backend's status with this scenario's.
     package var verifyStatus = VerifyStatus.class
+    /// Server-sent events instead of a body (``EventScript``).
+    package var events: EventScript? = nil
 }
 
 /// A scenario that plays other scenarios of its endpoint in turn: `serverErr`, `serverErr`, `success`.

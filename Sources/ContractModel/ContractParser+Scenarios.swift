@@ -20,7 +20,10 @@ extension ContractParser {
             report(path + ".name", "must be a non-empty word without spaces")
         }
         if fields["sequence"] != nil { return parseSequence(fields, name: name, parameters: parameters, at: path) }
-        if fields["afterLast"] != nil { report(path + ".afterLast", "belongs to a scenario with a \"sequence\"") }
+        if fields["afterLast"] != nil && fields["events"] == nil {
+            report(path + ".afterLast", "belongs to a scenario with a \"sequence\" or \"events\"")
+        }
+        let events = parseEvents(fields["events"], afterLast: fields["afterLast"], at: path)
         if optionalBool(fields["proxy"], at: path + ".proxy") == true { return parseProxy(fields, name: name, parameters: parameters, at: path) }
         let status = integer(fields["status"], at: path + ".status", in: 200...599)
         let faultName = optionalString(fields["fault"], at: path + ".fault")
@@ -29,8 +32,11 @@ extension ContractParser {
             report(path + ".fault", "\"\(faultName)\" is not one of "
                 + Fault.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        if (status == nil) == (faultName == nil) && fields["status"] == nil {
-            report(path, "needs either \"status\", \"fault\" or \"sequence\"")
+        if fields["events"] != nil && (fields["body"] != nil || faultName != nil) {
+            report(path, "has \"events\" and \"\(faultName != nil ? "fault" : "body")\"; an event stream is its own body")
+        }
+        if (status == nil) == (faultName == nil) && fields["status"] == nil && fields["events"] == nil {
+            report(path, "needs either \"status\", \"fault\", \"events\" or \"sequence\"")
         } else if fields["status"] != nil && faultName != nil {
             report(path, "has both \"status\" and \"fault\"; a fault sends no status")
         }
@@ -38,7 +44,9 @@ extension ContractParser {
         if let body { checkFixturePath(body, parameters: parameters, at: path + ".body") }
         let fallback = parseFallback(fields["fallback"], body: body, parameters: parameters, at: path + ".fallback")
         let isTemplate = optionalBool(fields["template"], at: path + ".template") ?? false
-        if isTemplate && body == nil { report(path + ".template", "a template needs a \"body\" fixture to fill in") }
+        if isTemplate && body == nil && fields["events"] == nil {
+            report(path + ".template", "a template needs a \"body\" fixture (or \"events\") to fill in")
+        }
         let headers = stringMap(fields["headers"], at: path + ".headers")
         checkHeaders(headers, at: path + ".headers")
         let contentType = optionalString(fields["contentType"], at: path + ".contentType")
@@ -58,8 +66,8 @@ extension ContractParser {
         if fault != nil && (bandwidth != nil || dribble != nil) {
             report(path, "a fault sends no body to pace; drop \"bandwidth\" or \"dribble\"")
         }
-        guard let name, let expect, status != nil || fault != nil else { return nil }
-        var scenario = Scenario(name: name, status: status, body: body, fallback: fallback, isTemplate: isTemplate,
+        guard let name, let expect, status != nil || fault != nil || events != nil else { return nil }
+        var scenario = Scenario(name: name, status: status ?? (events != nil ? 200 : nil), body: body, fallback: fallback, isTemplate: isTemplate,
                                 headers: headers, contentType: contentType, fault: fault, delayMs: delayMs, holdMs: holdMs,
                                 expect: expect, description: description, sequence: nil, setState: setState)
         scenario.latency = latency
@@ -68,6 +76,7 @@ extension ContractParser {
         scenario.when = when
         scenario.verify = verify
         scenario.verifyStatus = verifyStatus
+        scenario.events = events
         return scenario
     }
 

@@ -27,12 +27,17 @@ package enum ContractSchema {
         case when
         /// An endpoint's or scenario's `verify`: the request `mock-server verify` sends.
         case verify
+        /// An item of a scenario's `events`: one server-sent event.
+        case event
     }
 
     /// Every key of the format, in the order it is written wherever it occurs, with the objects it belongs to.
     package static let table: [(key: String, in: Set<Object>)] = [
         ("domain", [.contract]),
-        ("id", [.resource, .endpoint]),
+        ("id", [.resource, .endpoint, .event]),
+        ("event", [.event]),
+        ("data", [.event]),
+        ("retry", [.event]),
         ("name", [.scenario]),
         ("when", [.scenario]),
         ("method", [.endpoint]),
@@ -53,12 +58,13 @@ package enum ContractSchema {
         ("sequence", [.scenario]),
         ("afterLast", [.scenario]),
         ("body", [.request, .scenario, .when, .verify]),
+        ("events", [.scenario]),
         ("fallback", [.scenario]),
         ("template", [.scenario]),
         ("contentType", [.response, .scenario]),
         ("headers", [.request, .scenario, .when, .verify]),
         ("auth", [.resource, .request]),
-        ("delayMs", [.scenario]),
+        ("delayMs", [.scenario, .event]),
         ("latency", [.scenario]),
         ("bandwidth", [.scenario]),
         ("dribble", [.scenario]),

@@ -74,6 +74,11 @@ package enum ContractWriter {
         if let status = scenario.status { fields["status"] = .integer(status) }
         if let fault = scenario.fault { fields["fault"] = .string(fault.rawValue) }
         if let body = scenario.body { fields["body"] = .string(body) }
+        if let events = scenario.events {
+            fields["events"] = events.json
+            if events.afterLast != .close { fields["afterLast"] = .string(events.afterLast.rawValue) }
+            if scenario.status == 200 { fields["status"] = nil }
+        }
         if let fallback = scenario.fallback { fields["fallback"] = .string(fallback) }
         if scenario.isTemplate { fields["template"] = .bool(true) }
         if !scenario.headers.isEmpty { fields["headers"] = .object(scenario.headers.mapValues(JSONValue.string)) }

@@ -46,6 +46,31 @@ package struct FixtureChecker {
             path.map { (key, $0) }
         }
         var problems: [(String, String)] = []
+        if scenario.isTemplate, case .inline(let events)? = scenario.events?.source {
+            let context = ResponseTemplate.Context(scenario, of: endpoint)
+            for (index, event) in events.enumerated() {
+                do {
+                    _ = try ResponseTemplate.parse(Array(event.data.utf8), context: context)
+                } catch {
+                    problems.append(("events[\(index)].data", "\(error)"))
+                }
+            }
+        }
+        if case .fixture(let file)? = scenario.events?.source {
+            if let reason = caseProblem(file) {
+                problems.append(("events", reason))
+            } else if let bytes = FileManager.default.contents(atPath: root + "/" + file) {
+                if let value = try? JSONValue.parse(Array(bytes)) {
+                    if case .failure(let problem) = ServerEvent.list(from: value) {
+                        problems.append(("events", "\(file)\(problem.at): \(problem.reason)"))
+                    }
+                } else {
+                    problems.append(("events", "\(file) is not JSON: a list of events"))
+                }
+            } else {
+                problems.append(("events", "fixture \"\(file)\" not found"))
+            }
+        }
         for (key, path) in paths {
             if let reason = caseProblem(path) {
                 problems.append((key, reason))
@@ -158,8 +183,9 @@ extension ResponseTemplate.Context {
             path[name] = endpoint.request.pathParams[name] ?? FieldType(kind: .string)
         }
         let contentType = (scenario.contentType ?? endpoint.contentType).lowercased()
+        // An event's data is text in the stream, whatever the endpoint's content type says.
         self.init(pathParameters: path, query: endpoint.request.query,
-                  isJSON: contentType.contains("/json") || contentType.contains("+json"))
+                  isJSON: scenario.events == nil && (contentType.contains("/json") || contentType.contains("+json")))
     }
 }
 

@@ -47,6 +47,8 @@ final class ScenarioPlay: Sendable {
         case sequence([ScenarioPlay], ScenarioSequence)
         /// Passes the request through to the backend given with `--proxy`.
         case proxy
+        /// Server-sent events, their head encoded ahead of time.
+        case events(status: HTTPStatus, head: [UInt8], script: EventScript)
     }
 
     /// A sequence of `steps`, the endpoint's ordinary scenarios it names.
@@ -93,6 +95,12 @@ final class ScenarioPlay: Sendable {
             return
         }
         let status = HTTPStatus(scenario.status ?? 200)
+        if let script = scenario.events {
+            let fields = [("Content-Type", "text/event-stream; charset=utf-8"), Self.noStore, ("X-Accel-Buffering", "no")]
+                + scenario.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) } + names
+            action = .events(status: status, head: HTTPResponseEncoder.statusAndFields(status, fields), script: script)
+            return
+        }
         let given = Set(scenario.headers.keys.map { $0.lowercased() })
         var fields = scenario.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         // URLCache and browsers must never replay a mock answer the next scenario would change.

@@ -22,7 +22,7 @@ final class RequestHandler: HTTPResponder {
     let contracts: ContractReloader
     let scenarios: ScenarioStore
     let fixtures: FixtureStore
-    private let bodies: ResponseBodies
+    let bodies: ResponseBodies
     private let resources: ResourceResponder
     /// Every session's resource items (``MockServer/resetResources(session:)``).
     let resourceStore: ResourceStore
@@ -353,6 +353,27 @@ final class RequestHandler: HTTPResponder {
                                  scenario: play.name)
             }
             return proxied(request, via: upstream, endpoint: route.id, selection: selection, delayMs: delay)
+        case .events(let status, let head, let script):
+            let delay = latency.delay(fixed: play.delayMs, latency: play.latency, extra: profile?.latency)
+            let response = HTTPResponse(status: status, head: head, body: [])
+            switch events(script, request: request, play: play, parameters: parameters, counter: selection.counter,
+                          delayMs: delay) {
+            case .success(let stream):
+                let reply = Reply(stream.map { .stream(response, $0) } ?? .respond(response), delayMs: delay,
+                                  note: .init(source: play.name))
+                return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: status.code,
+                                              delayMs: delay))
+            case .failure(.noFixture(let reason)):
+                let response = ServerJSON.error(.notFound, "no events fixture for \(request.method) \(request.path)",
+                                                headers: MockHeader.naming(endpoint: route.id, scenario: play.name))
+                return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 404,
+                                                 reason: reason), scenario: play.name)
+            case .failure(.template(let message)):
+                let response = ServerJSON.error(.internalServerError, message,
+                                                headers: MockHeader.naming(endpoint: route.id, scenario: play.name))
+                return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 500,
+                                                 reason: message), scenario: play.name)
+            }
         case .sequence:
             // ScenarioStore.select never returns a sequence as the play.
             let response = ServerJSON.error(.internalServerError, "sequence \(play.name) has no steps")

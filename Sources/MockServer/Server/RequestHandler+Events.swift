@@ -1,0 +1,71 @@
+import ContractModel
+import HTTPCore
+
+/// How a scenario with `"events"` answers: a `text/event-stream` response whose events go out at their times
+/// (``EventPlayer``), filled in from the request when the scenario is a template, resumed after `Last-Event-ID`.
+extension RequestHandler {
+    /// The stream the events go into, or `nil` for a HEAD request; or why there is none.
+    /// - Parameter delayMs: How long the head waits (latency, conditions): the first event's wait counts from it.
+    func events(
+        _ script: EventScript,
+        request: HTTPRequest,
+        play: ScenarioPlay,
+        parameters: [String: String],
+        counter: Int,
+        delayMs: Int
+    ) -> Result<ReplyStream?, ResponseBodies.Failure> {
+        var events: [ServerEvent]
+        switch script.source {
+        case .inline(let list):
+            events = list
+        case .fixture(let path):
+            switch bodies.fixtures.bytes(at: path) {
+            case .failure(let unavailable):
+                return .failure(.noFixture(reason: unavailable.reason))
+            case .success(let bytes):
+                guard let value = try? JSONValue.parse(bytes), case .success(let list) = ServerEvent.list(from: value) else {
+                    return .failure(.template(message: "the events fixture \(path) is not a list of events"))
+                }
+                events = list
+            }
+        }
+        // A reconnecting client resumes after the last event it got.
+        if let last = request.headers["Last-Event-ID"], let index = events.firstIndex(where: { $0.id == last }) {
+            events.removeFirst(index + 1)
+        }
+        var encoded: [(bytes: [UInt8], delayMs: Int)] = []
+        for event in events {
+            var data = event.data
+            if play.isTemplate {
+                switch Self.render(event.data, play: play, request: request, parameters: parameters, counter: counter) {
+                case .success(let text): data = text
+                case .failure(let failure): return .failure(failure)
+                }
+            }
+            encoded.append((event.encoded(data: data), event.delayMs))
+        }
+        // HEAD asks for the head alone.
+        guard !request.isHead else { return .success(nil) }
+        let stream = ReplyStream(limit: 1 << 20)
+        if delayMs > 0, !encoded.isEmpty { encoded[0].delayMs += delayMs }
+        EventPlayer.play(encoded, on: stream, afterLast: script.afterLast)
+        return .success(stream)
+    }
+
+    /// An event's `data` filled in as a template body is (path, query, header and body values).
+    private static func render(_ text: String, play: ScenarioPlay, request: HTTPRequest, parameters: [String: String],
+                               counter: Int) -> Result<String, ResponseBodies.Failure> {
+        let template: ResponseTemplate
+        do {
+            template = try ResponseTemplate.parse(Array(text.utf8), context: play.templateContext)
+        } catch {
+            return .failure(.template(message: "an event's data is not a template: \(error)"))
+        }
+        let input = TemplateInput(pathParameters: parameters, query: request.queryItems ?? [], headers: request.headers,
+                                  body: request.body, contentType: request.headers["content-type"], counter: counter,
+                                  now: POSIX.wallClock())
+        return TemplateRenderer.render(template, input)
+            .map { String(decoding: $0, as: UTF8.self) }
+            .mapError { .template(message: "no value for \($0.placeholder) in an event's data, and no default") }
+    }
+}

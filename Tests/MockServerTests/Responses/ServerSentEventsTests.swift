@@ -1,0 +1,103 @@
+import Foundation
+import MockServer
+import Testing
+import TestSupport
+
+/// Scenarios with `"events"`: server-sent events at their times over real sockets, a POST answered by a stream
+/// that echoes it, resuming after `Last-Event-ID`, and HEAD.
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ServerSentEventsTests {
+    static let contract = """
+        {"domain": "chat", "endpoints": [
+          {"id": "ticks", "method": "GET", "path": "/ticks",
+           "scenarios": [{"name": "success", "expect": "success", "events": [
+             {"data": "one"},
+             {"event": "tick", "data": "two", "id": "2", "delayMs": 200},
+             {"data": "three\\nlines", "id": "3", "retry": 500, "delayMs": 200}]},
+             {"name": "fromFile", "expect": "success", "events": "chat/answer.json", "afterLast": "keepOpen"}]},
+          {"id": "ask", "method": "POST", "path": "/ask",
+           "request": {"body": {"type": "json", "fields": {"prompt": "string"}}},
+           "scenarios": [{"name": "success", "expect": "success", "template": true, "events": [
+             {"data": "you asked: {{body/prompt}}"}, {"event": "done", "data": "{}", "delayMs": 50}]}]}
+        ]}
+        """
+
+    private func withChat(_ body: (MockServer) async throws -> Void) async throws {
+        let folder = try ScratchContracts(contracts: [("chat.json", Self.contract)], fixtures: [
+            ("chat/answer.json", #"[{"data": "from a file", "id": "f1"}]"#),
+        ])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures, body)
+    }
+
+    /// The bytes that arrive on `client` until `end` is among them, each chunk with its arrival time.
+    private func read(_ client: RawClient, until end: String) -> [(bytes: String, at: Double)] {
+        let started = Date()
+        var chunks: [(String, Double)] = []
+        var all = ""
+        while !all.contains(end), let bytes = client.readSome() {
+            let text = String(decoding: bytes, as: UTF8.self)
+            all += text
+            chunks.append((text, Date().timeIntervalSince(started)))
+        }
+        return chunks
+    }
+
+    @Test func events_GoOutAtTheirTimes_InTheStreamsFormat_ThenTheStreamEnds() async throws {
+        try await withChat { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port, timeout: 5)
+                client.send("GET /ticks HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+                let chunks = read(client, until: "0\r\n\r\n")
+                let all = chunks.map(\.bytes).joined()
+                #expect(all.hasPrefix("HTTP/1.1 200 OK\r\n") && all.contains("Content-Type: text/event-stream"), "\(all)")
+                #expect(all.contains("data: one\n\n"))
+                #expect(all.contains("event: tick\nid: 2\ndata: two\n\n"))
+                #expect(all.contains("id: 3\nretry: 500\ndata: three\ndata: lines\n\n"))
+                // Each event at its time: 0, 200 and 400 ms after the head, within 50 ms
+                let at = { (text: String) in chunks.first { $0.bytes.contains(text) }?.at ?? -1 }
+                let start = at("data: one")
+                #expect(abs(at("data: two") - start - 0.2) < 0.05, "\(chunks.map(\.at))")
+                #expect(abs(at("data: three") - start - 0.4) < 0.05, "\(chunks.map(\.at))")
+            }
+        }
+    }
+
+    @Test func aPost_IsAnsweredByAStream_ThatEchoesItsBody() async throws {
+        try await withChat { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port, timeout: 5)
+                let body = #"{"prompt": "why is the sky blue?"}"#
+                client.send("POST /ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+                let all = read(client, until: "0\r\n\r\n").map(\.bytes).joined()
+                #expect(all.contains("data: you asked: why is the sky blue?\n\n") && all.contains("event: done\ndata: {}"), "\(all)")
+            }
+        }
+    }
+
+    @Test func lastEventID_ResumesAfterThatEvent_AndHEADGetsTheHeadAlone() async throws {
+        try await withChat { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port, timeout: 5)
+                client.send("GET /ticks HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: 2\r\n\r\n")
+                let all = read(client, until: "0\r\n\r\n").map(\.bytes).joined()
+                #expect(!all.contains("data: one") && !all.contains("data: two") && all.contains("data: three"), "\(all)")
+                let head = try RawClient(port: server.port, timeout: 5)
+                head.send("HEAD /ticks HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                let response = try head.readResponse()
+                #expect(response.status == 200 && response.header("Content-Type")?.hasPrefix("text/event-stream") == true)
+            }
+        }
+    }
+
+    @Test func eventsFromAFixture_AndKeepOpen_LeaveTheStreamOpen() async throws {
+        try await withChat { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port, timeout: 1)
+                client.send("GET /ticks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Mock-Scenario: fromFile\r\n\r\n")
+                let all = read(client, until: "data: from a file\n\n").map(\.bytes).joined()
+                #expect(all.contains("id: f1\ndata: from a file\n\n"), "\(all)")
+                #expect(client.isOpenAndSilent, "keepOpen: no end after the last event")
+            }
+        }
+    }
+}
