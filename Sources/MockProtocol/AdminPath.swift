@@ -12,7 +12,7 @@ public enum AdminPath {
         ("states", ["GET", "DELETE"]), ("states/{domain}", ["PUT", "DELETE"]), ("sessions", ["GET", "DELETE"]),
         ("sessions/{id}", ["DELETE"]), ("reload", ["POST"]), ("journal", ["GET", "DELETE"]), ("events", ["GET"]),
         ("resources", ["DELETE"]), ("resources/{id}", ["GET", "DELETE"]), ("conditions", ["GET", "PUT", "DELETE"]),
-        ("record/flush", ["POST"]), ("verify", ["GET", "POST"]),
+        ("record/flush", ["POST"]), ("verify", ["GET", "POST"]), ("streams", ["GET"]), ("streams/{id}/send", ["POST"]),
     ]
 
     /// `/__mock/<path>`.

@@ -27,6 +27,8 @@ struct AdminAPI: Sendable {
     let upstream: (any UpstreamRelay)?
     /// The drift check against `--proxy` (`POST /__mock/verify`).
     let driftCheck: (any DriftCheck)?
+    /// The event streams open now (`GET /__mock/streams`, `POST /__mock/streams/{id}/send`).
+    let openStreams: OpenStreams
 
     /// The routes and the methods each takes, for 405s and the 404's list.
     func handle(_ request: HTTPRequest, segments: [String]) -> Reply {
@@ -66,6 +68,10 @@ struct AdminAPI: Sendable {
             return conditionsCall(method, body: request.body)
         case ("POST", "record", 2) where name == "flush":
             return .respond(RelayReplies.flushed(upstream?.flushRecording()))
+        case ("GET", "streams", 1):
+            return json(.ok, openStreams.listing())
+        case ("POST", "streams", 3) where segments[2] == "send":
+            return push(request.body, endpoint: segments[1], session: query.first { $0.name == "session" }?.value, serving)
         case ("POST", "verify", 1):
             return verify(options: request.body)
         case ("GET", "verify", 1):
@@ -92,6 +98,22 @@ struct AdminAPI: Sendable {
             return .respond(HTTPResponse(status: .noContent))
         default:
             return routeError(method: method, segments: segments)
+        }
+    }
+
+    /// `POST /__mock/streams/{id}/send[?session=]`: one event (`{"data": …, "event": …, "id": …}`) into every open
+    /// stream of the endpoint, or those of one session.
+    private func push(_ body: [UInt8], endpoint: String, session: String?, _ serving: ServingSet) -> Reply {
+        guard serving.routesByID[endpoint] != nil else { return unknownEndpoint(endpoint) }
+        guard let value = try? JSONValue.parse(body) else {
+            return .respond(ServerJSON.error(.badRequest, #"the body is one event: {"data": "…", "event": "…", "id": "…"}"#))
+        }
+        switch ServerEvent.list(from: .array([value])) {
+        case .failure(let problem):
+            return .respond(ServerJSON.error(.badRequest, "the event\(problem.at.dropFirst(3)) \(problem.reason)"))
+        case .success(let events):
+            let sent = openStreams.send(events[0].encoded(), endpoint: endpoint, session: session)
+            return json(.ok, ["sent": sent])
         }
     }
 

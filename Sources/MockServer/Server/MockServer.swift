@@ -170,6 +170,16 @@ public final class MockServer: Sendable {
     /// The requests received so far.
     public var journal: Journal { handler.journal }
 
+    /// Sends one server-sent event into every open event stream of `endpointID` (a scenario with `"events"` and
+    /// `"afterLast": "keepOpen"` keeps one open), or only those of `session` (its `X-Mock-Session`).
+    /// - Returns: How many streams took it.
+    @discardableResult
+    public func send(eventData data: String, event: String? = nil, id: String? = nil, to endpointID: String,
+                     session: String? = nil) -> Int {
+        handler.openStreams.send(ServerEvent(event: event, data: data, id: id).encoded(), endpoint: endpointID,
+                                 session: session)
+    }
+
     /// The journal entries `query` selects, oldest first: those of one endpoint, the last few.
     /// - Throws: ``JournalQuery/Problem`` for an endpoint id no contract has (naming those that exist) or
     ///   a limit below 1, so a typo in a test fails loudly instead of matching nothing.

@@ -5,14 +5,18 @@ import HTTPCore
 /// (``EventPlayer``), filled in from the request when the scenario is a template, resumed after `Last-Event-ID`.
 extension RequestHandler {
     /// The stream the events go into, or `nil` for a HEAD request; or why there is none.
-    /// - Parameter delayMs: How long the head waits (latency, conditions): the first event's wait counts from it.
+    /// - Parameters:
+    ///   - delayMs: How long the head waits (latency, conditions): the first event's wait counts from it.
+    ///   - endpoint: The endpoint's id, and `session` the request's: where pushed events find the stream.
     func events(
         _ script: EventScript,
         request: HTTPRequest,
         play: ScenarioPlay,
         parameters: [String: String],
         counter: Int,
-        delayMs: Int
+        delayMs: Int,
+        endpoint: String,
+        session: String
     ) -> Result<ReplyStream?, ResponseBodies.Failure> {
         var events: [ServerEvent]
         switch script.source {
@@ -47,6 +51,7 @@ extension RequestHandler {
         // HEAD asks for the head alone.
         guard !request.isHead else { return .success(nil) }
         let stream = ReplyStream(limit: 1 << 20)
+        openStreams.add(stream, endpoint: endpoint, session: session)
         if delayMs > 0, !encoded.isEmpty { encoded[0].delayMs += delayMs }
         EventPlayer.play(encoded, on: stream, afterLast: script.afterLast)
         return .success(stream)

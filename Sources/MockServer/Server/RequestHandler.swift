@@ -27,6 +27,8 @@ final class RequestHandler: HTTPResponder {
     /// Every session's resource items (``MockServer/resetResources(session:)``).
     let resourceStore: ResourceStore
     let journal: Journal
+    /// The event streams open now, for pushes from tests and the dashboard.
+    let openStreams = OpenStreams()
     private let admin: AdminAPI
     let facts: ServerFacts
     private let adminAccess: AdminAccess
@@ -75,7 +77,8 @@ final class RequestHandler: HTTPResponder {
         fallback = configuration.proxyFallback ? configuration.upstream : nil
         admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, resources: store, journal: journal,
                          eventQueueLimit: configuration.eventQueueLimit, facts: facts, conditions: conditions,
-                         upstream: configuration.upstream, driftCheck: configuration.driftCheck)
+                         upstream: configuration.upstream, driftCheck: configuration.driftCheck,
+                         openStreams: openStreams)
     }
 
     func reject(_ status: HTTPStatus, reason: String) -> Reply {
@@ -357,7 +360,7 @@ final class RequestHandler: HTTPResponder {
             let delay = latency.delay(fixed: play.delayMs, latency: play.latency, extra: profile?.latency)
             let response = HTTPResponse(status: status, head: head, body: [])
             switch events(script, request: request, play: play, parameters: parameters, counter: selection.counter,
-                          delayMs: delay) {
+                          delayMs: delay, endpoint: route.id, session: selection.session) {
             case .success(let stream):
                 let reply = Reply(stream.map { .stream(response, $0) } ?? .respond(response), delayMs: delay,
                                   note: .init(source: play.name))

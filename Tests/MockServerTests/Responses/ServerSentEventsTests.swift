@@ -100,4 +100,34 @@ import TestSupport
             }
         }
     }
+
+    @Test func pushes_ReachTheOpenStreamsOfOneSession_OrAll_FromTheAdminAPIAndSwift() async throws {
+        try await withChat { server in
+            try await offThePool {
+                func open(_ session: String) throws -> RawClient {
+                    let client = try RawClient(port: server.port, timeout: 2)
+                    client.send("GET /ticks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Mock-Scenario: fromFile\r\n"
+                        + "X-Mock-Session: \(session)\r\n\r\n")
+                    _ = read(client, until: "data: from a file\n\n")
+                    return client
+                }
+                let alice = try open("alice"), bob = try open("bob")
+                let admin = try RawClient(port: server.port, timeout: 2)
+                let listed = try admin.get("/__mock/streams")
+                let streams = try #require(try JSONSerialization.jsonObject(with: Data(listed.body)) as? [[String: Any]])
+                #expect(Set(streams.compactMap { $0["session"] as? String }) == ["alice", "bob"], "\(listed.text)")
+                let body = #"{"event": "note", "data": "for alice"}"#
+                admin.send("POST /__mock/streams/ticks/send?session=alice HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+                let pushed = try admin.readResponse()
+                #expect(pushed.status == 200 && pushed.text == #"{"sent":1}"#, "\(pushed.status) \(pushed.text)")
+                #expect(read(alice, until: "data: for alice\n\n").map(\.bytes).joined().contains("event: note\ndata: for alice"))
+                #expect(bob.isOpenAndSilent, "bob's session got nothing")
+                #expect(server.send(eventData: "to all", to: "ticks") == 2)
+                #expect(read(bob, until: "data: to all\n\n").map(\.bytes).joined().contains("data: to all"))
+                let unknown = try admin.get("/__mock/streams/nope/send")
+                #expect(unknown.status == 404)
+            }
+        }
+    }
 }
