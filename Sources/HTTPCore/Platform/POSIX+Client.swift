@@ -90,5 +90,15 @@ extension POSIX {
         }
     }
 
+    /// Whether `fd` has something to read now (bytes, its end of file, or an error), without waiting.
+    public static func isReadable(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let count = poll(&entry, 1, 0)
+            if count >= 0 { return count > 0 }
+            if errno != EINTR { return true }
+        }
+    }
+
     private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

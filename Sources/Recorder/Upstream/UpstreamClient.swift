@@ -1,16 +1,57 @@
 import HTTPCore
 
 /// One request to the target and its response, blocking the calling thread (a pool thread, never an event
-/// loop): resolve, connect, write, read, each bounded by the timeout. A fresh connection per request keeps it
-/// simple and leaves nothing open between requests.
+/// loop): resolve, connect, write, read, each bounded by the timeout. A connection that ends its response by its
+/// framing is kept (``IdleConnections``) for the next request; a kept one the target closed meanwhile is
+/// replaced by a fresh one, and an idempotent request that found it closed before any answer is sent again.
 struct UpstreamClient: Sendable {
     /// Where to connect: the target, or the TLS bridge on loopback.
     let host: String
     let port: UInt16
     /// Seconds allowed to connect, and between any two reads of the response.
     let timeout: Double
+    /// Connections kept between requests.
+    let idle: IdleConnections
+
+    /// - Parameter keptConnections: How many idle connections to keep (one per relay thread is plenty).
+    init(host: String, port: UInt16, timeout: Double, keptConnections: Int = 8) {
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+        idle = IdleConnections(capacity: keptConnections)
+    }
+
+    /// Methods a request may be sent again with (RFC 9110 §9.2.2), when a kept connection closed before answering.
+    private static let idempotent: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete]
 
     func exchange(_ bytes: [UInt8], method: HTTPRequest.Method) -> Result<UpstreamResponse, UpstreamFailure> {
+        if let kept = idle.take() {
+            let started = POSIX.monotonicNanoseconds()
+            var outcome: (Result<UpstreamResponse, UpstreamFailure>, keep: Bool)?
+            if send(bytes, on: kept) == nil { outcome = receive(on: kept, method: method, started: started) }
+            switch outcome {
+            case (.success(let response), let keep)?:
+                if keep { idle.put(kept) } else { POSIX.close(kept) }
+                return .success(response)
+            case (.failure(let failure), _)? where !Self.isUnanswered(failure) || !Self.idempotent.contains(method):
+                POSIX.close(kept)
+                return .failure(failure)
+            default:
+                // The target had closed the kept connection: the request goes again, on a new one.
+                POSIX.close(kept)
+            }
+        }
+        return exchangeOnNewConnection(bytes, method: method)
+    }
+
+    /// Whether `failure` says the connection closed before any byte of an answer.
+    private static func isUnanswered(_ failure: UpstreamFailure) -> Bool {
+        if case .connectionReset = failure { return true }
+        return false
+    }
+
+    private func exchangeOnNewConnection(_ bytes: [UInt8], method: HTTPRequest.Method)
+        -> Result<UpstreamResponse, UpstreamFailure> {
         let addresses: [SocketAddress]
         switch POSIX.resolve(host: host, port: port) {
         case .success(let found): addresses = found
@@ -21,10 +62,14 @@ struct UpstreamClient: Sendable {
         case .success(let connected): fd = connected
         case .failure(let error): return .failure(Self.failure(error, timeout: timeout))
         }
-        defer { POSIX.close(fd) }
         let started = POSIX.monotonicNanoseconds()
-        if let failure = send(bytes, on: fd) { return .failure(failure) }
-        return receive(on: fd, method: method, started: started)
+        if let failure = send(bytes, on: fd) {
+            POSIX.close(fd)
+            return .failure(failure)
+        }
+        let (result, keep) = receive(on: fd, method: method, started: started)
+        if keep { idle.put(fd) } else { POSIX.close(fd) }
+        return result
     }
 
     private func deadline() -> UInt64 {
@@ -50,8 +95,9 @@ struct UpstreamClient: Sendable {
     }
 
     /// - Parameter started: When the request's first byte was sent (monotonic), for ``UpstreamResponse/headMs``.
+    /// - Returns: The response or why there is none, and whether the connection may carry another request.
     private func receive(on fd: Int32, method: HTTPRequest.Method, started: UInt64)
-        -> Result<UpstreamResponse, UpstreamFailure> {
+        -> (Result<UpstreamResponse, UpstreamFailure>, keep: Bool) {
         var reader = UpstreamResponseReader(requestMethod: method)
         var headMs: Double?
         func timed(_ response: UpstreamResponse) -> UpstreamResponse {
@@ -71,16 +117,16 @@ struct UpstreamClient: Sendable {
                     if headMs == nil && reader.hasHead {
                         headMs = Double(POSIX.monotonicNanoseconds() - started) / 1_000_000
                     }
-                    if let response { return .success(timed(response)) }
+                    if let response { return (.success(timed(response)), reader.keepsConnection) }
                 case .wouldBlock:
                     if let error = POSIX.wait(fd, forWriting: false, deadline: until) {
-                        return .failure(Self.failure(error, timeout: timeout))
+                        return (.failure(Self.failure(error, timeout: timeout)), false)
                     }
                 case .closed:
-                    return .success(timed(try reader.finish()))
+                    return (.success(timed(try reader.finish())), false)
                 }
             } catch {
-                return .failure(error)
+                return (.failure(error), false)
             }
         }
     }

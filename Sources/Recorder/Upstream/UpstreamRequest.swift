@@ -1,8 +1,8 @@
 import HTTPCore
 
 /// The bytes a proxy sends the target for a client's request: the target's base path joined with the
-/// request's, end-to-end header fields as received, `Host` naming the target, `Via` with this hop, the body
-/// framed by `Content-Length`, and `Connection: close` (one connection per request). For an `https://` target
+/// request's, end-to-end header fields as received, `Host` naming the target, `Via` with this hop, and the body
+/// framed by `Content-Length`; the connection stays open for the next request (``IdleConnections``). For an `https://` target
 /// the bytes go to the TLS bridge, which joins the base path itself.
 enum UpstreamRequest {
     /// Fields the proxy sets itself, besides the hop-by-hop ones.
@@ -30,7 +30,7 @@ enum UpstreamRequest {
         if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
             head += "Content-Length: \(request.body.count)\r\n"
         }
-        head += "Connection: close\r\n\r\n"
+        head += "\r\n"
         return Array(head.utf8) + request.body
     }
 }

@@ -23,11 +23,17 @@ struct UpstreamResponseReader {
         self.requestMethod = requestMethod
     }
 
-    /// Takes the next bytes; returns the response once it is complete.
-    /// - Throws: ``UpstreamFailure/badResponse(_:)`` when the bytes are not a response.
     /// Whether the status line and header fields are read.
     var hasHead: Bool { head != nil }
 
+    /// Whether the connection may carry another request once the response is complete: an HTTP/1.1 answer whose
+    /// body ended by its framing (not by the close), that did not ask to close, and sent nothing after itself.
+    private(set) var keepsConnection = false
+    /// The status line said HTTP/1.1 (an HTTP/1.0 answer closes unless it asks otherwise: not kept).
+    private var isHTTP11 = false
+
+    /// Takes the next bytes; returns the response once it is complete.
+    /// - Throws: ``UpstreamFailure/badResponse(_:)`` when the bytes are not a response.
     mutating func feed(_ bytes: some Collection<UInt8>) throws(UpstreamFailure) -> UpstreamResponse? {
         buffer.append(contentsOf: bytes)
         while true {
@@ -36,6 +42,7 @@ struct UpstreamResponseReader {
                 guard try readHead() else { return nil }
             case .length(let length):
                 guard buffer.count >= length else { return nil }
+                keepsConnection = keepsConnection && buffer.count == length
                 return response(body: Array(buffer.prefix(length)))
             case .chunked(var decoder):
                 let outcome = buffer.withUnsafeBytes { raw in
@@ -85,6 +92,7 @@ struct UpstreamResponseReader {
             .map { line in String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self) }
         buffer.removeFirst(end.afterward)
         let (status, reason) = try Self.statusLine(lines.first ?? "")
+        isHTTP11 = lines.first?.hasPrefix("HTTP/1.1 ") ?? false
         var fields: [UpstreamResponse.Field] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
@@ -100,6 +108,11 @@ struct UpstreamResponseReader {
         }
         head = (status, reason, fields)
         state = try bodyFraming(status: status, fields: fields)
+        let closes = fields.contains { field in
+            field.name.lowercased() == "connection" && field.value.lowercased().split(separator: ",")
+                .contains { $0.trimmingSpaces() == "close" }
+        }
+        if case .untilClose = state { keepsConnection = false } else { keepsConnection = isHTTP11 && !closes }
         return true
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+import HTTPCore
+@testable import Recorder
+import Testing
+import TestSupport
+
+/// The upstream client keeps a connection whose response ended by its framing, and uses it for the next request;
+/// a connection the target closes is not used again, and an idempotent request that meets one closed is sent again.
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct UpstreamConnectionReuseTests {
+    /// A backend on a raw socket that answers every request `ok` and counts the connections it accepted.
+    final class CountingBackend: @unchecked Sendable {
+        // @unchecked: `accepted` is read under `lock`; the descriptor is closed once, by `stop`.
+        enum Manner { case keepAlive, closeAfterEach, closeWhenIdle }
+        let port: UInt16
+        private let listener: Int32
+        private let lock = NSLock()
+        private var acceptedCount = 0
+        private var stopped = false
+
+        init(_ manner: Manner) throws {
+            _ = TestProcess.descriptorLimit
+            listener = try POSIX.makeListener(host: "127.0.0.1", port: 0, backlog: 16)
+            port = POSIX.boundPort(listener)
+            Thread.detachNewThread { [self] in serve(manner) }
+        }
+
+        var accepted: Int { lock.withLock { acceptedCount } }
+
+        func stop() {
+            lock.withLock { stopped = true }
+            POSIX.close(listener)
+        }
+
+        private func serve(_ manner: Manner) {
+            while !lock.withLock({ stopped }) {
+                guard POSIX.wait(listener, forWriting: false, deadline: POSIX.monotonicNanoseconds() + 100_000_000) == nil,
+                      case .accepted(let fd) = POSIX.accept(listener) else { continue }
+                lock.withLock { acceptedCount += 1 }
+                Thread.detachNewThread { Self.answer(fd, manner) }
+            }
+        }
+
+        /// Answers each request on `fd` until the client leaves (or, closing, after one).
+        private static func answer(_ fd: Int32, _ manner: Manner) {
+            defer { POSIX.close(fd) }
+            var pending: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                switch chunk.withUnsafeMutableBytes({ POSIX.read(fd, into: $0) }) {
+                case .bytes(let count): pending += chunk[0..<count]
+                case .wouldBlock:
+                    if POSIX.wait(fd, forWriting: false, deadline: POSIX.monotonicNanoseconds() + 5_000_000_000) != nil { return }
+                    continue
+                case .closed: return
+                }
+                guard let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) else { continue }
+                pending.removeSubrange(..<end.upperBound)
+                let close = manner == .closeAfterEach ? "Connection: close\r\n" : ""
+                let response = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\(close)\r\nok".utf8)
+                _ = response.withUnsafeBytes { POSIX.write(fd, $0, nil) }
+                if manner != .keepAlive { return }
+            }
+        }
+    }
+
+    private func get(_ client: UpstreamClient, port: UInt16) throws -> String {
+        let target = try UpstreamTarget(parsing: "http://127.0.0.1:\(port)")
+        let bytes = UpstreamRequest.bytes(for: HTTPRequest(method: .get, target: "/x"), target: target)
+        switch client.exchange(bytes, method: .get) {
+        case .success(let response): return String(decoding: response.body, as: UTF8.self)
+        case .failure(let failure): return "failed: \(failure)"
+        }
+    }
+
+    @Test func aRunOfRequests_UsesOneConnection() throws {
+        let backend = try CountingBackend(.keepAlive)
+        defer { backend.stop() }
+        let client = UpstreamClient(host: "127.0.0.1", port: backend.port, timeout: 5)
+        for _ in 0..<5 { #expect(try get(client, port: backend.port) == "ok") }
+        #expect(backend.accepted == 1)
+    }
+
+    @Test func aConnectionTheTargetCloses_IsNotUsedAgain() throws {
+        let closing = try CountingBackend(.closeAfterEach)
+        defer { closing.stop() }
+        let client = UpstreamClient(host: "127.0.0.1", port: closing.port, timeout: 5)
+        for _ in 0..<3 { #expect(try get(client, port: closing.port) == "ok") }
+        #expect(closing.accepted == 3)
+        // One that closes while it sits idle, without saying so: the next request still gets its answer.
+        let quiet = try CountingBackend(.closeWhenIdle)
+        defer { quiet.stop() }
+        let other = UpstreamClient(host: "127.0.0.1", port: quiet.port, timeout: 5)
+        for _ in 0..<3 {
+            #expect(try get(other, port: quiet.port) == "ok")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(quiet.accepted == 3)
+    }
+}
