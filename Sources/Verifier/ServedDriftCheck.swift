@@ -15,8 +15,11 @@ package final class ServedDriftCheck: DriftCheck {
     /// One run at a time.
     private let isRunning = Locked(false)
 
+    /// - Parameter proxy: The server's `--proxy`: its target and TLS bridge are used, through a relay of the check's
+    ///   own, so the check's requests are never recorded and never queue behind the app's.
     package init(proxy: UpstreamProxy, contractsDirectory: String, fixturesDirectory: String) {
-        self.proxy = proxy
+        self.proxy = UpstreamProxy(target: proxy.upstream, timeout: proxy.timeout, recording: nil,
+                                   threads: VerifyOptions().concurrency, bridge: proxy.bridge)
         self.contractsDirectory = contractsDirectory
         self.fixturesDirectory = fixturesDirectory
     }
@@ -36,7 +39,7 @@ package final class ServedDriftCheck: DriftCheck {
             return !running
         }) else {
             return completion(.failure(DriftCheckFailure("a drift check is running; GET /__mock/verify shows the last "
-                + "one's report", isBadRequest: true)))
+                + "one's report", kind: .busy)))
         }
         let work: @Sendable () -> Void = { [self] in
             defer { isRunning.withValue { $0 = false } }
@@ -48,7 +51,7 @@ package final class ServedDriftCheck: DriftCheck {
                 completion(.success(json))
             } catch {
                 completion(.failure(DriftCheckFailure("the contracts on disk do not load: "
-                    + error.problems.map(\.description).joined(separator: "; "), isBadRequest: false)))
+                    + error.problems.map(\.description).joined(separator: "; "), kind: .contracts)))
             }
         }
         do {
@@ -56,35 +59,34 @@ package final class ServedDriftCheck: DriftCheck {
             try POSIX.startThread(work).detach()
         } catch {
             isRunning.withValue { $0 = false }
-            completion(.failure(DriftCheckFailure("could not start the drift check: \(error)", isBadRequest: false)))
+            completion(.failure(DriftCheckFailure("could not start the drift check: \(error)", kind: .busy)))
         }
     }
 
     /// The options of a `POST /__mock/verify` body.
     static func options(_ body: [UInt8]) -> Result<VerifyOptions, DriftCheckFailure> {
         var options = VerifyOptions()
-        options.timeout = 10
         guard !body.isEmpty else { return .success(options) }
         let usage = #"the body is {"only": [ids], "strict": bool, "allowWrites": bool, "headers": {name: value}}, all optional"#
         guard case .object(let fields)? = try? JSONValue.parse(body) else {
-            return .failure(DriftCheckFailure(usage, isBadRequest: true))
+            return .failure(DriftCheckFailure(usage, kind: .options))
         }
         for (key, value) in fields {
             switch (key, value) {
             case ("only", .array(let ids)):
                 for id in ids {
-                    guard case .string(let text) = id else { return .failure(DriftCheckFailure(usage, isBadRequest: true)) }
+                    guard case .string(let text) = id else { return .failure(DriftCheckFailure(usage, kind: .options)) }
                     options.only.insert(text)
                 }
             case ("strict", .bool(let flag)): options.strict = flag
             case ("allowWrites", .bool(let flag)): options.allowWrites = flag
             case ("headers", .object(let headers)):
                 for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-                    guard case .string(let text) = value else { return .failure(DriftCheckFailure(usage, isBadRequest: true)) }
+                    guard case .string(let text) = value else { return .failure(DriftCheckFailure(usage, kind: .options)) }
                     options.headers.append((name, text))
                 }
             default:
-                return .failure(DriftCheckFailure(usage, isBadRequest: true))
+                return .failure(DriftCheckFailure(usage, kind: .options))
             }
         }
         return .success(options)

@@ -14,7 +14,7 @@ enum ShapeComparison {
         let backend: String?
 
         var description: String {
-            let at = pointer.isEmpty ? "/" : pointer
+            let at = pointer.isEmpty ? "the body" : pointer
             switch (fixture, backend) {
             case (let fixture?, let backend?): return "\(at): fixture \(fixture), backend \(backend)"
             case (let fixture?, nil): return "\(at): missing from the backend's answer (fixture \(fixture))"
@@ -56,8 +56,18 @@ enum ShapeComparison {
             }
         case (.array(let expected), .array(let found)):
             guard let model = expected.first else { return }
+            // Each item against the model, a difference that many items share reported once, at the first of them.
+            var seen: Set<String> = []
             for (index, item) in found.enumerated() {
-                compare(model, item, at: pointer + "/\(index)", drift: &drift, extra: &extra)
+                var itemDrift: [Difference] = [], itemExtra: [Difference] = []
+                compare(model, item, at: pointer + "/\(index)", drift: &itemDrift, extra: &itemExtra)
+                let prefix = pointer + "/\(index)"
+                func first(_ difference: Difference) -> Bool {
+                    let general = pointer + "/*" + difference.pointer.dropFirst(prefix.count)
+                    return seen.insert(general + "\u{0}" + (difference.fixture ?? "") + "\u{0}" + (difference.backend ?? "")).inserted
+                }
+                drift += itemDrift.filter(first)
+                extra += itemExtra.filter(first)
             }
         default:
             break

@@ -11,12 +11,23 @@ import Recorder
 /// ``VerifyRunner``, ``VerifyJudge``) and reports drift (``VerifyReport``). Sends only GET, HEAD and OPTIONS unless
 /// ``VerifyOptions/allowWrites``.
 public enum Verification {
+    /// The ``ContractProblem/file`` of a problem with `--only` (an id no endpoint has): a usage error, not a contract's.
+    public static let onlyProblemFile = "--only"
+
     /// Verifies the contracts in the folders against `target`.
     /// - Parameter proxy: The relay to the backend, its TLS bridge started for an `https://` target.
     public static func run(contractsDirectory: String, fixturesDirectory: String, proxy: UpstreamProxy,
                            options: VerifyOptions) throws(ContractLoadError) -> VerifyReport {
         let contracts = try ContractLoader.load(contractsDirectory: contractsDirectory,
                                                 fixturesDirectory: fixturesDirectory)
+        let known = Set(contracts.endpoints.map(\.id))
+        let unknown = options.only.subtracting(known).sorted()
+        guard unknown.isEmpty else {
+            throw ContractLoadError(problems: unknown.map { id in
+                ContractProblem(file: onlyProblemFile, path: id, reason: "no endpoint has the id \"\(id)\"; the ids are: "
+                    + known.sorted().joined(separator: ", "))
+            })
+        }
         let root = fixturesDirectory
         let planner = VerifyPlanner(
             contracts: contracts, options: options, environment: ProcessInfo.processInfo.environment,

@@ -56,6 +56,7 @@ struct VerifyExpectation: Sendable {
         case .success, .pathErr: return (200...299).contains(status)
         case .requestErr: return (400...499).contains(status)
         case .serverErr: return (500...599).contains(status)
+        // Never planned (``VerifyPlanner`` skips them): no status is an answer that did not come.
         case .networkFail: return false
         }
     }

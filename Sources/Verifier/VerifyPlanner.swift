@@ -1,4 +1,5 @@
 import ContractModel
+import HTTPCore
 
 /// Builds the cases `mock-server verify` checks from the contracts: for each endpoint its default success scenario
 /// always, and each other scenario whose `verify` block gives the request that produces it. A request's values come
@@ -36,13 +37,15 @@ struct VerifyPlanner {
             return .skip("a fault is the mock's own misbehaviour, not the backend's", routine: true)
         }
         if scenario.expect == .pathErr { return .skip("pathErr is a deliberately malformed answer", routine: true) }
+        if scenario.expect == .networkFail { return .skip("networkFail is no answer at all", routine: true) }
+        if scenario.events != nil { return .skip("an event stream: its events are the mock's script", routine: true) }
         if endpoint.resource != nil && scenario.name == Resource.storeScenario {
             return .skip("answered from the mock's resource store", routine: true)
         }
         guard isSuccess || scenario.verify != nil else {
             return .skip("no request is known to produce it; add \"verify\" with the request that does", routine: true)
         }
-        guard options.allowWrites || ["GET", "HEAD", "OPTIONS"].contains(endpoint.method) else {
+        guard options.allowWrites || HTTPRequest.Method(rawValue: endpoint.method).isSafe else {
             return .skip("\(endpoint.method) is sent only with --allow-writes")
         }
         let example = (endpoint.verify ?? VerifyExample()).adding(scenario.verify)
@@ -50,6 +53,9 @@ struct VerifyPlanner {
         var queryValues = example.query
         if let body = scenario.body {
             for (name, value) in Self.values(fromFilesOf: body, folder: listFolder) {
+                // A file name the parameter's type refuses (`notes.json` for an integer id) gives no value.
+                let type = endpoint.request.pathParams[name] ?? endpoint.request.query[name]
+                guard type?.accepts(text: value) ?? true else { continue }
                 if endpoint.path.parameterNames.contains(name) {
                     if pathValues[name] == nil { pathValues[name] = value }
                 } else if endpoint.request.query[name] != nil, queryValues[name] == nil {
@@ -61,7 +67,7 @@ struct VerifyPlanner {
         var segments: [String] = []
         for segment in endpoint.path.segments {
             switch segment {
-            case .literal(let text): segments.append(text)
+            case .literal(let text): segments.append(Self.encoded(text, keeping: Self.segmentCharacters))
             case .parameter(let name):
                 guard let value = pathValues[name] else {
                     return .skip("no value for {\(name)}: add \"verify\": {\"pathParams\": {\"\(name)\": …}} "
@@ -77,8 +83,15 @@ struct VerifyPlanner {
         }
         let query = queryValues.sorted { $0.key < $1.key }.map { Self.encoded($0.key) + "=" + Self.encoded($0.value) }
         let target = "/" + segments.joined(separator: "/") + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
-        // Header fields: --header first, the example's over them (an empty value sends none).
-        var headers = options.headers
+        // Header fields: --header first (its `${NAME}`s from the environment, so a token need not be on the command
+        // line), the example's over them (an empty value sends none).
+        var headers: [(name: String, value: String)] = []
+        for (name, value) in options.headers {
+            switch Self.expand(value, environment: environment) {
+            case .success(let expanded): headers.append((name, expanded))
+            case .failure(let missing): return .skip("--header \(name) needs the environment variable \(missing)")
+            }
+        }
         for (name, value) in example.headers.sorted(by: { $0.key < $1.key }) {
             let given = headers.contains { $0.name.lowercased() == name.lowercased() }
             switch value.isEmpty ? .success("") : Self.expand(value, environment: environment) {
@@ -172,14 +185,19 @@ struct VerifyPlanner {
         var description: String { name }
     }
 
-    /// Percent-encoded but for the unreserved characters (RFC 3986 §2.3).
-    static func encoded(_ text: String) -> String {
+    /// What a path segment may hold as is besides the unreserved characters (RFC 3986 §3.3 pchar).
+    static let segmentCharacters = Set("!$&'()*+,;=:@".utf8)
+
+    /// Percent-encoded but for the unreserved characters (RFC 3986 §2.3) and `keeping`.
+    static func encoded(_ text: String, keeping: Set<UInt8> = []) -> String {
         var out = ""
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
                  UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            case _ where keeping.contains(byte):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)

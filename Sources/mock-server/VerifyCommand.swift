@@ -23,6 +23,9 @@ enum VerifyCommand {
                                           fixturesDirectory: options.configuration.fixturesDirectory,
                                           proxy: proxy, options: options.verify.options)
         } catch {
+            if let problem = error.problems.first, problem.file == Verification.onlyProblemFile {
+                MockServerCommand.fail("--only: \(problem.reason)", code: 2)
+            }
             for problem in error.problems { MockServerCommand.emit("error: \(problem)", toStandardError: true) }
             MockServerCommand.fail("\(error.problems.count) problem(s) in the contracts; nothing was sent", code: 1)
         }
@@ -34,5 +37,9 @@ enum VerifyCommand {
             }
         }
         if report.drifted { MockServerCommand.fail("drift found", code: 1) }
+        // A run that checked nothing proves nothing: a CI job without its token must not pass.
+        if report.counts.verified == 0 {
+            MockServerCommand.fail("nothing was verified (see why above)", code: 1)
+        }
     }
 }

@@ -141,6 +141,14 @@ import TestSupport
         #expect(badReport.status == 2 && badReport.error.contains("--report: expected junit <file> or json <file>"))
         let badHeader = try await ExecutableTests.run(["verify", "--target", "http://127.0.0.1:9", "--header", "secret"])
         #expect(badHeader.status == 2 && !badHeader.error.contains("secret"), "\(badHeader.error)")
+        let mocked = try ScratchContracts(contracts: [("shop.json", Self.mocked)], fixtures: Self.mockedFixtures)
+        let typo = try await ExecutableTests.run(["verify", "--target", "http://127.0.0.1:9", "--only", "itme",
+                                                  "--contracts", mocked.contracts, "--fixtures", mocked.fixtures])
+        #expect(typo.status == 2 && typo.error.contains("no endpoint has the id \"itme\""), "\(typo.error)")
+        // Nothing checkable (the only endpoint needs a token nobody gave): a CI job must not pass on that
+        let nothing = try await ExecutableTests.run(["verify", "--target", "http://127.0.0.1:9", "--only", "item",
+                                                     "--contracts", mocked.contracts, "--fixtures", mocked.fixtures])
+        #expect(nothing.status == 1 && nothing.error.contains("nothing was verified"), "\(nothing.output)\(nothing.error)")
     }
 }
 

@@ -35,7 +35,13 @@ import Testing
     @Test func arraysAndObjects_AreTypesToo() throws {
         #expect(try compare(#"{"a":[]}"#, #"{"a":{}}"#).drift == ["/a: fixture array, backend object"])
         #expect(try compare(#"[{"a":1}]"#, #"[]"#).drift.isEmpty, "an empty answer array has no item to differ")
-        #expect(try compare(#"{"a":1}"#, #"[1]"#).drift == ["/: fixture object, backend array"])
+        #expect(try compare(#"{"a":1}"#, #"[1]"#).drift == ["the body: fixture object, backend array"])
+    }
+
+    @Test func aDifferenceManyItemsShare_IsReportedOnce_AtTheFirst() throws {
+        let result = try compare(#"[{"id":1,"name":"a"}]"#, #"[{"id":"1"},{"id":"2"},{"id":3,"name":"c"}]"#)
+        #expect(result.drift == ["/0/id: fixture number, backend string",
+                                 "/0/name: missing from the backend's answer (fixture string)"])
     }
 
     @Test func templateFixture_ReadsPlaceholdersOutsideStringsAsAnyType() throws {

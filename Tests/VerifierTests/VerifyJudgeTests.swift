@@ -32,6 +32,18 @@ import Testing
         #expect(verdict == .drift(["header Content-Type: text/html, expected application/json", "header ETag: missing"]))
     }
 
+    @Test func headAnd204_HaveNoBodyToCompare_AndANullIsANote() {
+        #expect(judge(expectation(), body: "", strict: false).0 != .verified, "a GET must send the body")
+        let head = VerifyJudge.judge(expectation(), status: 200, headers: [("Content-Type", "application/json")], body: [],
+                                     method: "HEAD", strict: false)
+        #expect(head.verdict == .verified)
+        #expect(judge(expectation(.success, shape: #"{"id":1}"#), status: 204, headers: [], body: "").0
+            == .drift(["header Content-Type: missing, expected application/json"]))
+        let nullable = judge(expectation(), body: #"{"id":null}"#)
+        #expect(nullable.0 == .verified && nullable.1 == ["/id: fixture number, backend null"])
+        #expect(judge(expectation(), body: #"{"id":null}"#, strict: true).0 == .drift(["/id: fixture number, backend null"]))
+    }
+
     @Test func extraKeys_AreNotes_UnlessStrict() {
         let loose = judge(expectation(), body: #"{"id":2,"new":true}"#)
         #expect(loose.0 == .verified && loose.1 == ["/new: only in the backend's answer (boolean)"])

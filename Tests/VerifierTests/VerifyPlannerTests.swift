@@ -75,6 +75,14 @@ import TestSupport
         #expect(reason(cases["create.created"]) == "POST is sent only with --allow-writes")
     }
 
+    @Test func aHeaderFlagsVariable_ComesFromTheEnvironment_SoNoTokenIsOnTheCommandLine() throws {
+        var options = VerifyOptions()
+        options.headers = [("Authorization", "Bearer ${SHOP_TOKEN}")]
+        let item = try #require(request(try cases(options, environment: ["SHOP_TOKEN": "t-9"])["item.success"]))
+        #expect(item.headers.contains { $0 == ("Authorization", "Bearer t-9") })
+        #expect(reason(try cases(options)["item.success"]) == "--header Authorization needs the environment variable $SHOP_TOKEN")
+    }
+
     @Test func aHeaderFlag_StandsInForAMissingVariable() throws {
         var options = VerifyOptions()
         options.headers = [("X-Key", "from-the-flag")]

@@ -130,8 +130,12 @@ struct AdminAPI: Sendable {
             case .success(let report):
                 _ = pending.complete(.respond(.json(.ok, report)))
             case .failure(let failure):
-                _ = pending.complete(.respond(ServerJSON.error(failure.isBadRequest ? .badRequest : .unprocessableContent,
-                                                               failure.message)))
+                let status: HTTPStatus = switch failure.kind {
+                case .options: .badRequest
+                case .busy: .conflict
+                case .contracts: .unprocessableContent
+                }
+                _ = pending.complete(.respond(ServerJSON.error(status, failure.message)))
             }
         }
         return Reply(.later(pending))

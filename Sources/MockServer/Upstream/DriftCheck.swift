@@ -14,14 +14,22 @@ package protocol DriftCheck: Sendable {
     var lastReport: [UInt8]? { get }
 }
 
-/// Why a drift check gave no report: its options, or the contracts on disk.
+/// Why a drift check gave no report.
 package struct DriftCheckFailure: Error, Sendable {
-    package let message: String
-    /// The options were wrong (a 400), rather than the contracts (a 422).
-    package let isBadRequest: Bool
+    package enum Kind: Sendable {
+        /// Its options were wrong (a 400).
+        case options
+        /// Another check is running (a 409).
+        case busy
+        /// The contracts on disk do not load (a 422).
+        case contracts
+    }
 
-    package init(_ message: String, isBadRequest: Bool) {
+    package let message: String
+    package let kind: Kind
+
+    package init(_ message: String, kind: Kind) {
         self.message = message
-        self.isBadRequest = isBadRequest
+        self.kind = kind
     }
 }
