@@ -17,7 +17,11 @@ enum FaultMapping {
         case .stream(let response, let stream):
             // A paced body: waited out as a socket would take it. Any other stream (the admin API's events)
             // needs a socket to be useful.
-            guard let (body, parts) = stream.readAll() else { throw URLError(.unsupportedURL) }
+            guard let (body, parts) = stream.readAll() else {
+                // An event stream needs a socket; ended here, so its producer stops and nothing keeps it open.
+                stream.finish()
+                throw URLError(.unsupportedURL)
+            }
             let omitBody = request.isHead || response.status.forbidsBody
             // A HEAD gets the head at once, as over a socket.
             if parts > 1 && !omitBody { try await Task.sleep(nanoseconds: UInt64(parts - 1) * stream.interval) }

@@ -46,23 +46,29 @@ package struct FixtureChecker {
             path.map { (key, $0) }
         }
         var problems: [(String, String)] = []
-        if scenario.isTemplate, case .inline(let events)? = scenario.events?.source {
+        // Each event's data is a template to check when the scenario is one, whether the contract or a fixture holds it.
+        func checkTemplates(_ events: [ServerEvent], at key: (Int) -> String) {
+            guard scenario.isTemplate else { return }
             let context = ResponseTemplate.Context(scenario, of: endpoint)
             for (index, event) in events.enumerated() {
                 do {
                     _ = try ResponseTemplate.parse(Array(event.data.utf8), context: context)
                 } catch {
-                    problems.append(("events[\(index)].data", "\(error)"))
+                    problems.append((key(index), "\(error)"))
                 }
             }
+        }
+        if case .inline(let events)? = scenario.events?.source {
+            checkTemplates(events) { "events[\($0)].data" }
         }
         if case .fixture(let file)? = scenario.events?.source {
             if let reason = caseProblem(file) {
                 problems.append(("events", reason))
             } else if let bytes = FileManager.default.contents(atPath: root + "/" + file) {
                 if let value = try? JSONValue.parse(Array(bytes)) {
-                    if case .failure(let problem) = ServerEvent.list(from: value) {
-                        problems.append(("events", "\(file)\(problem.at): \(problem.reason)"))
+                    switch ServerEvent.list(from: value) {
+                    case .failure(let problem): problems.append(("events", "\(file)\(problem.at): \(problem.reason)"))
+                    case .success(let events): checkTemplates(events) { "events (\(file)[\($0)].data)" }
                     }
                 } else {
                     problems.append(("events", "\(file) is not JSON: a list of events"))

@@ -24,16 +24,30 @@ package struct ServerEvent: Sendable, Equatable {
     package static var keys: Set<String> { ContractSchema.keys(of: .event) }
 
     /// The event as the stream carries it, with `data` in place of its own (a rendered template): each line of the
-    /// data its own `data:` line, a blank line after.
+    /// data its own `data:` line, a blank line after. Lines end at CR, LF or CRLF, as a client splits them (HTML
+    /// §9.2.6), so no value from a request can start a field or an event of its own; a line break in `event` or
+    /// `id` (which the contract refuses, but code may pass) becomes a space.
     package func encoded(data: String? = nil) -> [UInt8] {
-        var text = ""
-        if let event { text += "event: \(event)\n" }
-        if let id { text += "id: \(id)\n" }
-        if let retry { text += "retry: \(retry)\n" }
-        for line in (data ?? self.data).split(separator: "\n", omittingEmptySubsequences: false) {
-            text += "data: \(line.last == "\r" ? line.dropLast() : line)\n"
+        var bytes: [UInt8] = []
+        func field(_ name: String, _ value: String) {
+            bytes += Array("\(name): ".utf8)
+            bytes += value.utf8.map { $0 == 10 || $0 == 13 ? UInt8(ascii: " ") : $0 }
+            bytes.append(10)
         }
-        return Array((text + "\n").utf8)
+        if let event { field("event", event) }
+        if let id { field("id", id) }
+        if let retry { field("retry", String(retry)) }
+        let text = Array((data ?? self.data).utf8)
+        var start = 0, index = 0
+        while index <= text.count {
+            if index == text.count || text[index] == 10 || text[index] == 13 {
+                bytes += Array("data: ".utf8) + text[start..<index] + [10]
+                if index < text.count && text[index] == 13 && index + 1 < text.count && text[index + 1] == 10 { index += 1 }
+                start = index + 1
+            }
+            index += 1
+        }
+        return bytes + [10]
     }
 
     /// As a contract writes it, defaults left out.

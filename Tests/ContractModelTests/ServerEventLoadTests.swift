@@ -24,9 +24,12 @@ struct ServerEventLoadTests {
         (#"{ "name": "s", "expect": "success", "events": [ { "data": "a" } ], "afterLast": "repeatLast" }"#,
          ".afterLast", "is not one of close, keepOpen"),
         (#"{ "name": "s", "status": 200, "expect": "success", "afterLast": "close" }"#, ".afterLast", "\"sequence\" or \"events\""),
+        (#"{ "name": "s", "expect": "success", "template": true, "events": [ { "data": "{{nope}}" } ] }"#, ".events[0].data", "nope"),
+        (#"{ "name": "s", "expect": "success", "template": true, "events": "broken.json" }"#, ".events (broken.json[0].data)", "nope"),
     ])
     func badEvents_AreALoadError_NamingWhereAndWhy(scenario: String, path: String, reason: String) throws {
-        let found = try loadProblems(contracts: ["feed.json": Self.contract(scenario)])
+        let found = try loadProblems(contracts: ["feed.json": Self.contract(scenario)],
+                                     fixtures: ["ok.json": "{}", "broken.json": #"[{"data": "{{nope}}"}]"#])
         let problem = try #require(found.first, "no problem for \(scenario)")
         #expect(found.count == 1, "\(found)")
         #expect(problem.path == "$.endpoints[0].scenarios[0]" + path)
@@ -48,5 +51,13 @@ struct ServerEventLoadTests {
                                               afterLast: .close))
         #expect(list[1].events == EventScript(source: .fixture("feed/list.json"), afterLast: .keepOpen))
         #expect(ServerEvent(event: "t", data: "a\nb", id: "1").encoded() == Array("event: t\nid: 1\ndata: a\ndata: b\n\n".utf8))
+    }
+
+    @Test func dataFromARequest_CannotStartAFieldOrAnEventOfItsOwn() {
+        // CRLF, a lone CR and a lone LF each end a line, as a client splits them: each piece stays data.
+        #expect(ServerEvent(data: "a\r\nb").encoded() == Array("data: a\ndata: b\n\n".utf8))
+        #expect(ServerEvent(data: "x\rid: 9\r\revent: evil").encoded()
+            == Array("data: x\ndata: id: 9\ndata: \ndata: event: evil\n\n".utf8))
+        #expect(ServerEvent(event: "a\nid: 2", data: "").encoded() == Array("event: a id: 2\ndata: \n\n".utf8))
     }
 }

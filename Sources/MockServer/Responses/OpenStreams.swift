@@ -1,7 +1,7 @@
 import HTTPCore
 
 /// The event streams open now, by endpoint and session, so that a test (`POST /__mock/streams/{id}/send`,
-/// ``MockServer/send(_:to:session:)``) or the dashboard can push an event into one app session's stream. A stream
+/// ``MockServer/send(eventData:event:id:to:session:)``) or the dashboard can push an event into one app session's stream. A stream
 /// leaves the table once its client has left or it ended.
 final class OpenStreams: Sendable {
     struct Entry: Sendable {

@@ -47,8 +47,9 @@ final class ScenarioPlay: Sendable {
         case sequence([ScenarioPlay], ScenarioSequence)
         /// Passes the request through to the backend given with `--proxy`.
         case proxy
-        /// Server-sent events, their head encoded ahead of time.
-        case events(status: HTTPStatus, head: [UInt8], script: EventScript)
+        /// Server-sent events, their head encoded ahead of time; for a template with its events in the contract, each
+        /// event's `data` parsed ahead of time too (`nil`: parsed when played, from the fixture it names).
+        case events(status: HTTPStatus, head: [UInt8], script: EventScript, templates: [ResponseTemplate]?)
     }
 
     /// A sequence of `steps`, the endpoint's ordinary scenarios it names.
@@ -96,9 +97,21 @@ final class ScenarioPlay: Sendable {
         }
         let status = HTTPStatus(scenario.status ?? 200)
         if let script = scenario.events {
-            let fields = [("Content-Type", "text/event-stream; charset=utf-8"), Self.noStore, ("X-Accel-Buffering", "no")]
-                + scenario.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) } + names
-            action = .events(status: status, head: HTTPResponseEncoder.statusAndFields(status, fields), script: script)
+            // The stream's own media type; a scenario's Cache-Control replaces the default one.
+            let own = scenario.headers.filter { $0.key.lowercased() != "content-type" }.sorted { $0.key < $1.key }
+                .map { (name: $0.key, value: $0.value) }
+            let cache = own.contains { $0.name.lowercased() == "cache-control" } ? [] : [Self.noStore]
+            let fields = [("Content-Type", "text/event-stream; charset=utf-8")] + cache + [("X-Accel-Buffering", "no")]
+                + own + names
+            var templates: [ResponseTemplate]?
+            if scenario.isTemplate, case .inline(let events) = script.source {
+                let context = templateContext
+                templates = try? events.map { event throws(ResponseTemplate.Problem) in
+                    try ResponseTemplate.parse(Array(event.data.utf8), context: context)
+                }
+            }
+            action = .events(status: status, head: HTTPResponseEncoder.statusAndFields(status, fields), script: script,
+                             templates: templates)
             return
         }
         let given = Set(scenario.headers.keys.map { $0.lowercased() })

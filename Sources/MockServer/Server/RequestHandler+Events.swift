@@ -8,8 +8,10 @@ extension RequestHandler {
     /// - Parameters:
     ///   - delayMs: How long the head waits (latency, conditions): the first event's wait counts from it.
     ///   - endpoint: The endpoint's id, and `session` the request's: where pushed events find the stream.
+    /// - Parameter templates: Each event's `data` as parsed at load, for a template whose events are in the contract.
     func events(
         _ script: EventScript,
+        templates: [ResponseTemplate]?,
         request: HTTPRequest,
         play: ScenarioPlay,
         parameters: [String: String],
@@ -33,23 +35,26 @@ extension RequestHandler {
                 events = list
             }
         }
+        // HEAD asks for the head alone.
+        guard !request.isHead else { return .success(nil) }
+        var parsed = templates
         // A reconnecting client resumes after the last event it got.
         if let last = request.headers["Last-Event-ID"], let index = events.firstIndex(where: { $0.id == last }) {
             events.removeFirst(index + 1)
+            parsed?.removeFirst(index + 1)
         }
         var encoded: [(bytes: [UInt8], delayMs: Int)] = []
-        for event in events {
+        for (position, event) in events.enumerated() {
             var data = event.data
             if play.isTemplate {
-                switch Self.render(event.data, play: play, request: request, parameters: parameters, counter: counter) {
+                switch Self.render(parsed?[position], event.data, play: play, request: request, parameters: parameters,
+                                   counter: counter) {
                 case .success(let text): data = text
                 case .failure(let failure): return .failure(failure)
                 }
             }
             encoded.append((event.encoded(data: data), event.delayMs))
         }
-        // HEAD asks for the head alone.
-        guard !request.isHead else { return .success(nil) }
         let stream = ReplyStream(limit: 1 << 20)
         openStreams.add(stream, endpoint: endpoint, session: session)
         if delayMs > 0, !encoded.isEmpty { encoded[0].delayMs += delayMs }
@@ -57,14 +62,19 @@ extension RequestHandler {
         return .success(stream)
     }
 
-    /// An event's `data` filled in as a template body is (path, query, header and body values).
-    private static func render(_ text: String, play: ScenarioPlay, request: HTTPRequest, parameters: [String: String],
-                               counter: Int) -> Result<String, ResponseBodies.Failure> {
+    /// An event's `data` filled in as a template body is (path, query, header and body values): `parsed` at load, else
+    /// `text` parsed now (events from a fixture).
+    private static func render(_ parsed: ResponseTemplate?, _ text: String, play: ScenarioPlay, request: HTTPRequest,
+                               parameters: [String: String], counter: Int) -> Result<String, ResponseBodies.Failure> {
         let template: ResponseTemplate
-        do {
-            template = try ResponseTemplate.parse(Array(text.utf8), context: play.templateContext)
-        } catch {
-            return .failure(.template(message: "an event's data is not a template: \(error)"))
+        if let parsed {
+            template = parsed
+        } else {
+            do {
+                template = try ResponseTemplate.parse(Array(text.utf8), context: play.templateContext)
+            } catch {
+                return .failure(.template(message: "an event's data is not a template: \(error)"))
+            }
         }
         let input = TemplateInput(pathParameters: parameters, query: request.queryItems ?? [], headers: request.headers,
                                   body: request.body, contentType: request.headers["content-type"], counter: counter,
