@@ -15,7 +15,7 @@ enum LatencyFit {
         guard !samples.isEmpty else { return nil }
         if samples.count == 1 {
             guard samples[0] >= floorMs else { return nil }
-            return .fixed(min(Int(samples[0].rounded()), Latency.maximum))
+            return .fixed(Int(min(samples[0], Double(Latency.maximum)).rounded()))
         }
         let logs = samples.map(POSIX.naturalLog)
         let mean = logs.reduce(0, +) / Double(logs.count)

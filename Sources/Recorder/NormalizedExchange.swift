@@ -82,6 +82,9 @@ struct NormalizedExchange {
     private static let askingFields: Set<String> = [
         "accept", "accept-language", "prefer", "if-none-match", "if-match", "if-modified-since", "if-unmodified-since",
     ]
+    /// Words that make an `X-` field a credential or a per-client value whatever else its name says (`X-Session`,
+    /// `X-Auth-Key`, `X-Signature`): never a rule's fact, so never written.
+    private static let privateWords = ["session", "auth", "sig", "key", "nonce", "csrf", "device"]
     /// `X-` fields that differ on every request or name a hop, never what is asked.
     private static let noiseFields: Set<String> = [
         "x-request-id", "x-correlation-id", "x-amzn-trace-id", "x-b3-traceid", "x-b3-spanid", "x-cloud-trace-context",
@@ -117,7 +120,8 @@ struct NormalizedExchange {
             let name = field.name.lowercased()
             if name == "authorization" { facts[.header(name)] = .bool(true); continue }
             let asks = askingFields.contains(name)
-                || (name.hasPrefix("x-") && !noiseFields.contains(name) && !MockHeader.isMockField(name))
+                || (name.hasPrefix("x-") && !noiseFields.contains(name) && !MockHeader.isMockField(name)
+                    && !privateWords.contains { name.contains($0) })
             guard asks, !headers.isSecret(name), !redactor.isSecret(name), facts[.header(name)] == nil else { continue }
             facts[.header(name)] = .string(field.value.trimmed(of: " \t"))
         }

@@ -88,11 +88,14 @@ struct RecordingPlanner {
             && exchanges.allSatisfy { [401, 403].contains($0.outcome.status) == !$0.hasCredentials }
         let answered = isAuth ? exchanges.filter(\.hasCredentials) : exchanges
 
-        // Each distinct request, by what a rule could read of it, and its answer.
+        // Each distinct request, by what a rule could read of it, and its answer. A header field whose value differs
+        // on every request (a timestamp, a client's own id) is no fact: it would make every request its own.
+        let unique = Self.uniquePerRequestHeaders(answered)
         var keys: [[RuleCondition.Source: JSONValue]] = []
         var outcomesByKey: [[RuleCondition.Source: JSONValue]: [RecordedOutcome]] = [:]
         for exchange in answered {
-            let key = facts(of: exchange, template: template)
+            var key = facts(of: exchange, template: template)
+            for source in unique { key[source] = nil }
             if outcomesByKey[key] == nil { keys.append(key) }
             outcomesByKey[key, default: []].append(exchange.outcome)
         }
@@ -184,9 +187,13 @@ struct RecordingPlanner {
             // Verified without credentials, whatever `--header` gives: an empty value sends none.
             byOutcome[refusal]?.verify?.headers["Authorization"] = ""
         }
-        // The default first; then each outcome by status, then the sequences.
+        // The default first; then the refusal, whose rule (no credentials) must come before any other answer's, which
+        // do not read credentials; then each outcome by status, then the sequences.
+        let refusalName = refusal.flatMap { names[$0] }
         let all = [perID].compactMap { $0 } + ScenarioNaming.ordered(outcomes).compactMap { byOutcome[$0] } + sequences
-        let scenarios = all.filter { $0.name == defaultName } + all.filter { $0.name != defaultName }
+        let scenarios = all.filter { $0.name == defaultName }
+            + all.filter { $0.name == refusalName && $0.name != defaultName }
+            + all.filter { $0.name != defaultName && $0.name != refusalName }
         report.rules = scenarios.reduce(0) { $0 + $1.when.count }
         let bearer = isAuth && answered.allSatisfy(\.hasBearerToken)
         if isAuth { report.auth = bearer ? "bearer" : "Authorization present" }
@@ -213,6 +220,16 @@ struct RecordingPlanner {
             if status(answers[left]) != status(answers[right]) { return status(answers[left]) > status(answers[right]) }
             return left > right
         }
+    }
+
+    /// The header facts that take a different value on each of three or more requests.
+    private static func uniquePerRequestHeaders(_ exchanges: [NormalizedExchange]) -> Set<RuleCondition.Source> {
+        guard exchanges.count >= 3 else { return [] }
+        var values: [RuleCondition.Source: [JSONValue]] = [:]
+        for exchange in exchanges {
+            for (source, value) in exchange.facts { if case .header = source { values[source, default: []].append(value) } }
+        }
+        return Set(values.filter { $0.value.count == exchanges.count && Set($0.value).count == exchanges.count }.keys)
     }
 
     private static func withoutCredentials(_ sample: RuleInference.Sample) -> RuleInference.Sample {
@@ -338,12 +355,13 @@ struct RecordingPlanner {
     }
 
     /// The request `exchange` made, as `mock-server verify` sends it again: its path parameters, the query but for
-    /// secret names, a JSON body with secrets redacted.
+    /// secret names, the header fields a rule may read (never credentials), a JSON body with secrets redacted.
     private func example(_ exchange: NormalizedExchange, template: RecordedTemplate) -> VerifyExample {
         var example = VerifyExample(pathParams: template.values(in: exchange.segments))
         for item in exchange.query where !redactor.isSecret(item.name) && example.query[item.name] == nil {
             example.query[item.name] = item.value
         }
+        for case (.header(let name), .string(let value)) in exchange.facts { example.headers[name] = value }
         if case .json(let members) = exchange.requestBody { example.body = redactor.redact(.object(members)) }
         return example
     }

@@ -5,8 +5,10 @@ import ContractModel
 /// Each request is a set of facts (a query value, a JSON body member, a path parameter, a header field, whether
 /// credentials came), and each distinct set got one answer (the caller has already turned a request answered
 /// differently over time into a sequence). The rules read the smallest set of facts that no two requests with
-/// different answers share: one fact if one does, else two, else three (the query first, then the body, the path,
-/// the headers), else every fact. Each answer but the default one gets a rule per distinct set of those facts
+/// different answers share: one fact if one does, else two, else three, else every fact. Among sets of one size,
+/// those of facts with fewer distinct values come first (a `genre` before a per-request `clientRef` that would
+/// separate everything and match nothing new), then the query, the body, the path and the headers; a fact with one
+/// value tells nothing apart and is left out. Each answer but the default one gets a rule per distinct set of those facts
 /// among its requests, every fact compared exactly (`equals`, or `present: false` for one a request lacked), so a
 /// recorded request matches its own answer's rule and no other, and a request the recording never saw plays the
 /// default. Pure: no files, no server.
@@ -22,7 +24,15 @@ enum RuleInference {
     static func rules(for samples: [Sample], defaultAnswer: Int,
                       presenceOnly: Set<RuleCondition.Source> = []) -> [Int: [RequestRule]] {
         guard Set(samples.map(\.answer)).count > 1 else { return [:] }
-        let sources = Set(samples.flatMap(\.facts.keys)).sorted(by: preference)
+        var distinctValues: [RuleCondition.Source: Set<JSONValue?>] = [:]
+        let all = Set(samples.flatMap(\.facts.keys))
+        for source in all {
+            distinctValues[source] = Set(samples.map { $0.facts[source] })
+        }
+        let sources = all.filter { (distinctValues[$0]?.count ?? 0) > 1 }.sorted { left, right in
+            let (l, r) = (distinctValues[left]?.count ?? 0, distinctValues[right]?.count ?? 0)
+            return l != r ? l < r : preference(left, right)
+        }
         let chosen = smallestSeparating(sources, samples) ?? sources
         var rules: [Int: [RequestRule]] = [:]
         var seen: [Int: Set<[JSONValue?]>] = [:]

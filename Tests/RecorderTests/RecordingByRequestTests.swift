@@ -130,6 +130,23 @@ import Testing
         try Replay.expectRecordedAnswers(Replay.shuffled(traffic), folders: folders, sessions: true)
     }
 
+    @Test func aHeaderThatDiffersOnEveryRequest_IsNoFact_SoTheSameRequestAnsweredOtherwiseIsASequence() throws {
+        func status(_ time: String, _ code: Int, _ body: String) -> RecordedExchange {
+            .make("/v2/build", requestHeaders: [.init(name: "X-Client-Time", value: time),
+                                                .init(name: "X-Session-Id", value: "s-\(time)")], status: code, body: body)
+        }
+        let traffic = [status("1", 202, #"{"state":"queued"}"#), status("2", 202, #"{"state":"running"}"#),
+                       status("3", 200, #"{"state":"done"}"#)]
+        let folders = try RecordingFolders()
+        _ = try folders.writer().write(traffic)
+        let build = try #require(folders.validate()?.endpoints.first)
+        #expect(build.scenarios.first?.sequence?.steps.count == 3, "\(build.scenarios.map(\.name))")
+        #expect(build.scenarios.allSatisfy { $0.when.isEmpty })
+        let written = folders.text("Contracts/build.json")
+        #expect(!written.contains("s-1"), "a session header never reaches a contract")
+        try Replay.expectRecordedAnswers(traffic, folders: folders)
+    }
+
     @Test(arguments: [
         ("42", true), ("0042", true), ("080442957X", true), ("9780804429573", true), ("SKU-1042", true),
         ("3f2504e0-4f89-11d3-9a0c-0305e82c3301", true), ("books", false), ("harry-potter", false), ("v2", false),

@@ -238,7 +238,10 @@ struct AdminAPI: Sendable {
     }
 
     private func routeError(method: HTTPRequest.Method, segments: [String]) -> Reply {
-        let shape = segments.count == 2 ? segments[0] + (segments[0] == "states" ? "/{domain}" : "/{id}")
+        // The route's pattern: a name in the second place stands for `{id}` (`{domain}` under states).
+        var pattern = segments
+        if pattern.count >= 2 { pattern[1] = segments[0] == "states" ? "{domain}" : "{id}" }
+        let shape = segments.count == 2 || (segments.count == 3 && segments[0] == "streams") ? pattern.joined(separator: "/")
             : segments.joined(separator: "/")
         if let route = AdminPath.routes.first(where: { $0.path == shape }) {
             return .respond(ServerJSON.error(.methodNotAllowed, AdminPath.path(segments.joined(separator: "/"))

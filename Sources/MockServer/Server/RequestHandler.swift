@@ -233,7 +233,10 @@ final class RequestHandler: HTTPResponder {
         let ruled = route.hasRules && requested == nil ? ruleMatch(request, route: route, parameters: parameters,
                                                                    verdict: verdict) : nil
         let validation = RequestValidator.validate(request, against: route, targetViolations: targetViolations)
-        if !validation.violations.isEmpty && !Self.ruleAnswersRefusal(validation, ruled) {
+        // A request whose only fault is a missing bearer token, which a rule for exactly that answers (a recording's
+        // refusal), gets that rule's scenario; the violation is journaled all the same.
+        let answeredRefusal = !validation.violations.isEmpty && Self.ruleAnswersRefusal(validation, ruled, of: route)
+        if !validation.violations.isEmpty && !answeredRefusal {
             let named = try? scenarios.select(route, requested: requested, session: session, advancing: false, ruled: ruled)
             let status: HTTPStatus = validation.unauthorized ? .unauthorized : .badRequest
             let response = ServerJSON.error(
@@ -277,17 +280,21 @@ final class RequestHandler: HTTPResponder {
         } catch {
             return noScenarioApplies(to: request, route: route, parameters: parameters)
         }
-        var reply = answer(to: request, route: route, selection: selection, parameters: parameters, profile: profile)
+        var reply = answer(to: request, route: route, selection: selection, parameters: parameters, profile: profile,
+                           violations: answeredRefusal ? validation.violations : [])
         reply.addFields(limitFields)
         return reply
     }
 
+    /// - Parameter violations: How the request broke its contract when a rule answers it anyway (a missing token a
+    ///   recorded refusal answers), for its journal entry.
     private func answer(
         to request: HTTPRequest,
         route: Route,
         selection: Selection,
         parameters: [String: String],
-        profile: ConditionProfile?
+        profile: ConditionProfile?,
+        violations: [String]
     ) -> Reply {
         let play = selection.play
         // A condition profile's failures come before anything is served or stored: the network lost it.
@@ -342,7 +349,7 @@ final class RequestHandler: HTTPResponder {
             let response = HTTPResponse(status: status, head: body.isEmpty ? headWithoutBody : headWithBody, body: body)
             let (reply, delay) = conditioned(response, play: play, profile: profile)
             return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: status.code,
-                                          delayMs: delay))
+                                          violations: violations, delayMs: delay))
         case .proxy:
             let delay = latency.delay(fixed: play.delayMs, latency: play.latency, extra: profile?.latency)
             guard let upstream else {
@@ -410,10 +417,15 @@ final class RequestHandler: HTTPResponder {
     /// Whether a `when` rule picked a 401 or 403 for a request whose only fault is its missing bearer token: the
     /// contract then says how such a request is refused (a recording's backend refusal), and that answers it.
     private static func ruleAnswersRefusal(_ validation: RequestValidator.Result,
-                                           _ ruled: (play: ScenarioPlay, rule: Int)?) -> Bool {
-        guard validation.unauthorized, validation.violations.count == 1,
-              case .respond(let status, _, _)? = ruled?.play.action else { return false }
-        return status.code == 401 || status.code == 403
+                                           _ ruled: (play: ScenarioPlay, rule: Int)?, of route: Route) -> Bool {
+        guard validation.unauthorized, validation.violations.count == 1, let ruled,
+              case .respond(let status, _, _) = ruled.play.action, status.code == 401 || status.code == 403,
+              let rules = route.endpoint.scenario(named: ruled.play.name)?.when, rules.indices.contains(ruled.rule)
+        else { return false }
+        // The rule must be about the missing credentials, not a 403 picked by some other part of the request.
+        return rules[ruled.rule].conditions.contains {
+            $0.source == .header("authorization") && $0.matcher == .present(false)
+        }
     }
 
     /// The head a `truncated_body` failure announces.

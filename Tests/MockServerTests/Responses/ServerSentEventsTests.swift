@@ -125,8 +125,12 @@ import TestSupport
                 #expect(bob.isOpenAndSilent, "bob's session got nothing")
                 #expect(server.send(eventData: "to all", to: "ticks") == 2)
                 #expect(read(bob, until: "data: to all\n\n").map(\.bytes).joined().contains("data: to all"))
-                let unknown = try admin.get("/__mock/streams/nope/send")
-                #expect(unknown.status == 404)
+                let wrongMethod = try admin.get("/__mock/streams/ticks/send")
+                #expect(wrongMethod.status == 405 && wrongMethod.header("Allow") == "POST", "\(wrongMethod.text)")
+                let nobody = #"{"data": "x"}"#
+                admin.send("POST /__mock/streams/nope/send HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Length: \(nobody.utf8.count)\r\n\r\n" + nobody)
+                #expect(try admin.readResponse().status == 404, "no endpoint nope")
             }
         }
     }
