@@ -10,13 +10,13 @@ import Recorder
 /// `mock-server verify`: checks the contracts against the real backend they describe (``VerifyPlanner``,
 /// ``VerifyRunner``, ``VerifyJudge``) and reports drift (``VerifyReport``). Sends only GET, HEAD and OPTIONS unless
 /// ``VerifyOptions/allowWrites``.
-public enum Verification {
+package enum Verification {
     /// The ``ContractProblem/file`` of a problem with `--only` (an id no endpoint has): a usage error, not a contract's.
-    public static let onlyProblemFile = "--only"
+    package static let onlyProblemFile = "--only"
 
     /// Verifies the contracts in the folders against `target`.
     /// - Parameter proxy: The relay to the backend, its TLS bridge started for an `https://` target.
-    public static func run(contractsDirectory: String, fixturesDirectory: String, proxy: UpstreamProxy,
+    package static func run(contractsDirectory: String, fixturesDirectory: String, proxy: UpstreamProxy,
                            options: VerifyOptions) throws(ContractLoadError) -> VerifyReport {
         let contracts = try ContractLoader.load(contractsDirectory: contractsDirectory,
                                                 fixturesDirectory: fixturesDirectory)

@@ -6,14 +6,15 @@ import Foundation
 
 /// The outcome of a `mock-server verify` run, for people (``text``), CI (``junit``) and scripts (``json``). Names
 /// requests by method and target only: header values (credentials) are never in a report.
-public struct VerifyReport: Sendable {
+package struct VerifyReport: Sendable {
     let target: String
     let results: [VerifyResult]
 
     /// Whether any scenario drifted: the run's exit status is 1 then.
-    public var drifted: Bool { results.contains { if case .drift = $0.verdict { true } else { false } } }
+    package var drifted: Bool { results.contains { if case .drift = $0.verdict { true } else { false } } }
 
-    public var counts: (verified: Int, drifted: Int, notVerified: Int) {
+    /// How many cases were verified, drifted, and were not verified.
+    package var counts: (verified: Int, drifted: Int, notVerified: Int) {
         var counts = (verified: 0, drifted: 0, notVerified: 0)
         for result in results {
             switch result.verdict {
@@ -27,7 +28,7 @@ public struct VerifyReport: Sendable {
 
     /// Grouped by contract file: each endpoint and scenario as verified, drift (each difference), or not verified
     /// (why); then the totals.
-    public var text: String {
+    package var text: String {
         var lines = ["verify against \(target)"]
         var file: String?
         var routine: [String] = []
@@ -77,7 +78,7 @@ public struct VerifyReport: Sendable {
 
     /// JUnit XML: a test suite per contract file, a test case per endpoint and scenario; drift is a failure, not
     /// verified is skipped with its reason.
-    public var junit: String {
+    package var junit: String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         let counts = counts
         xml += #"<testsuites name="mock-server verify" tests="\#(results.count)" failures="\#(counts.drifted)" "#
@@ -111,7 +112,7 @@ public struct VerifyReport: Sendable {
     }
 
     /// One JSON object: the target, the totals, and each case.
-    public var json: [UInt8] {
+    package var json: [UInt8] {
         struct Case: Encodable {
             let file, endpoint, scenario, method, target, result: String
             let status: Int?
