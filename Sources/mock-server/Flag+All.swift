@@ -191,8 +191,9 @@ extension Flag {
         Flag(names: ["--version"], value: nil, help: "Print the version and exit",
              places: [.serve]) { options, _ in options.command = .version },
         Flag(names: ["--header"], value: "<field>",
-             help: "verify: send this header field with every request, as 'Name: value' (repeatable); for credentials, "
-                + "as --header \"Authorization: Bearer $TOKEN\": the value is never printed or written",
+             help: "verify: send this header field with every request, as 'Name: value' (repeatable); a ${NAME} in it "
+                + "is read from the environment, so a token stays off the command line: --header 'Authorization: Bearer "
+                + "${TOKEN}'. Never printed or written",
              places: [.verify]) { options, text throws(UsageError) in
             try options.verify.addHeader(text ?? "")
         },
