@@ -2,7 +2,9 @@
 # User-space instructions per request under valgrind's callgrind: a deterministic figure for
 # comparing two versions of the request path, where wall-clock benchmarks on a shared machine vary
 # by ±15%. Not part of `swift test` or CI.
-# Usage: [MOCK_SERVER_BIN=<binary>] [TEMPLATED=1] Tests/Benchmarks/instructions.sh [requests-per-connection (default 250)]
+# Usage: [MOCK_SERVER_BIN=<binary>] [KIND=<kind>] [TEMPLATED=1] [RULES=1] Tests/Benchmarks/instructions.sh [requests-per-connection (default 250)]
+# KIND picks what the server answers and the client asks (bench-contract.py lists them: static, templated, rules,
+# rules10, query, path, item, list); kinds.sh runs them all into one table.
 # MOCK_SERVER_BIN measures another build (say the baseline that run.sh's BASELINE left in .build-baseline).
 # Runs the release build twice under callgrind, both times warmed up with 8 × WARMUP requests (see below), then
 # once with no more requests and once with 8 keep-alive connections each sending that many benchmark requests;
@@ -31,18 +33,19 @@ trap cleanup EXIT
 command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
 source Tests/Benchmarks/release-binary.sh
 
-python3 Tests/Benchmarks/bench-contract.py "$WORK" Fixtures/products/list.json "${TEMPLATED:-}" "${RULES:-}"
+python3 Tests/Benchmarks/bench-contract.py "$WORK" Fixtures/products/list.json "${KIND:-${TEMPLATED:-}}" "${RULES:-}"
+TARGET=$(cat "$WORK/target")
 
 cat > "$WORK/client.py" <<'PY'
 import socket, sys, threading
-port, count, connections = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+port, count, connections, target = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[5].encode()
 failures = []
 fields = b"Host: 127.0.0.1\r\n"
 if len(sys.argv) > 4 and sys.argv[4] == "1":
     fields += (b"Accept: */*\r\nAccept-Language: en-GB,en;q=0.9\r\nAccept-Encoding: gzip, deflate\r\n"
                b"User-Agent: Shop/1 CFNetwork/1568.100.1 Darwin/24.0.0\r\nConnection: keep-alive\r\n"
                b"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl\r\n")
-request = b"GET /api/products?page_no=1&items_per_page=20 HTTP/1.1\r\n" + fields + b"\r\n"
+request = b"GET " + target + b" HTTP/1.1\r\n" + fields + b"\r\n"
 def client():
     s = socket.create_connection(("127.0.0.1", port))
     s.settimeout(60)  # a server that stops answering fails the run rather than hanging it (valgrind is slow, not that slow)
@@ -83,12 +86,12 @@ instructions() { # requests-per-connection -> total user-space instructions of t
         "$BIN" --port $PORT --log off --threads 1 --contracts "$WORK/Contracts" --fixtures "$WORK/Fixtures" \
         >/dev/null 2>"$WORK/valgrind.log" &
     SERVER=$!
-    until curl -s -o /dev/null "http://127.0.0.1:$PORT/api/products?page_no=1&items_per_page=20"; do sleep 0.2; done
+    until curl -s -o /dev/null "http://127.0.0.1:$PORT$TARGET"; do sleep 0.2; done
     if [ "$WARMUP" -gt 0 ]; then
-        python3 "$WORK/client.py" $PORT "$WARMUP" $CONNECTIONS "${APP_HEADERS:-}" || fail
+        python3 "$WORK/client.py" $PORT "$WARMUP" $CONNECTIONS "${APP_HEADERS:-}" "$TARGET" || fail
     fi
     # A server that crashed shows its stack in valgrind's log: shown, and the script fails.
-    python3 "$WORK/client.py" $PORT "$1" $CONNECTIONS "${APP_HEADERS:-}" || fail
+    python3 "$WORK/client.py" $PORT "$1" $CONNECTIONS "${APP_HEADERS:-}" "$TARGET" || fail
     kill -INT $SERVER; wait $SERVER || true
     SERVER=
     awk '/Collected/ {gsub(",", "", $4); print $4}' "$WORK/valgrind.log"

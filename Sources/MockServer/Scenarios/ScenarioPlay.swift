@@ -47,9 +47,8 @@ final class ScenarioPlay: Sendable {
         case sequence([ScenarioPlay], ScenarioSequence)
         /// Passes the request through to the backend given with `--proxy`.
         case proxy
-        /// Server-sent events, their head encoded ahead of time; for a template with its events in the contract, each
-        /// event's `data` parsed ahead of time too (`nil`: parsed when played, from the fixture it names).
-        case events(status: HTTPStatus, head: [UInt8], script: EventScript, templates: [ResponseTemplate]?)
+        /// Server-sent events (``EventsPlay``): one reference, so the other cases' plays copy no larger an action.
+        case events(EventsPlay)
     }
 
     /// A sequence of `steps`, the endpoint's ordinary scenarios it names.
@@ -110,8 +109,8 @@ final class ScenarioPlay: Sendable {
                     try ResponseTemplate.parse(Array(event.data.utf8), context: context)
                 }
             }
-            action = .events(status: status, head: HTTPResponseEncoder.statusAndFields(status, fields), script: script,
-                             templates: templates)
+            action = .events(EventsPlay(status: status, head: HTTPResponseEncoder.statusAndFields(status, fields),
+                                        script: script, templates: templates))
             return
         }
         let given = Set(scenario.headers.keys.map { $0.lowercased() })
@@ -155,5 +154,21 @@ extension Fault {
         case .noResponse:
             return .hold(milliseconds: holdMs)
         }
+    }
+}
+
+/// What a scenario with `"events"` plays: its response head encoded ahead of time, its script, and for a template
+/// whose events are in the contract each event's `data` parsed ahead of time (`nil`: parsed when played).
+final class EventsPlay: Sendable {
+    let status: HTTPStatus
+    let head: [UInt8]
+    let script: EventScript
+    let templates: [ResponseTemplate]?
+
+    init(status: HTTPStatus, head: [UInt8], script: EventScript, templates: [ResponseTemplate]?) {
+        self.status = status
+        self.head = head
+        self.script = script
+        self.templates = templates
     }
 }

@@ -363,10 +363,11 @@ final class RequestHandler: HTTPResponder {
                                  scenario: play.name)
             }
             return proxied(request, via: upstream, endpoint: route.id, selection: selection, delayMs: delay)
-        case .events(let status, let head, let script, let templates):
+        case .events(let events):
+            let (status, script) = (events.status, events.script)
             let delay = latency.delay(fixed: play.delayMs, latency: play.latency, extra: profile?.latency)
-            let response = HTTPResponse(status: status, head: head, body: [])
-            switch events(script, templates: templates, request: request, play: play, parameters: parameters,
+            let response = HTTPResponse(status: status, head: events.head, body: [])
+            switch self.events(script, templates: events.templates, request: request, play: play, parameters: parameters,
                           counter: selection.counter, delayMs: delay, endpoint: route.id, session: selection.session) {
             case .success(let stream):
                 let reply = Reply(stream.map { .stream(response, $0) } ?? .respond(response), delayMs: delay,
