@@ -26,16 +26,22 @@ struct ResponseBodies: Sendable {
             return fixtures.bytes(at: pattern, rememberedAs: play.serial).mapError { .noFixture(reason: $0.reason) }
         }
         let query = request.queryItems ?? []
-        // An integer names its file as written plainly: `?page_no=01` and `+1` select `page-1.json`.
-        let context = play.templateContext
-        var pathValues: [String: String] = [:]
-        for (name, value) in parameters { pathValues[name] = Self.plain(value, as: context.pathParameters[name]) }
-        let queryValues = query.map { (name: $0.name, value: Self.plain($0.value, as: context.query[$0.name])) }
         // The fixture the request names, else the fallback (which may use the same parameters). A value
         // that cannot be part of a file name never falls back: it is a 404.
         var candidates: [String] = []
         var absent: String?
-        for candidate in [pattern, play.fallback].compactMap({ $0 }) {
+        // A template at a fixed path names its files without the request's values: none are made plain or filled in.
+        let patterns = [pattern, play.fallback].compactMap { $0 }
+        if !play.hasPathPlaceholders { candidates = patterns }
+        // An integer names its file as written plainly: `?page_no=01` and `+1` select `page-1.json`.
+        let context = play.templateContext
+        var pathValues: [String: String] = [:]
+        var queryValues: [(name: String, value: String)] = []
+        if play.hasPathPlaceholders {
+            for (name, value) in parameters { pathValues[name] = Self.plain(value, as: context.pathParameters[name]) }
+            queryValues = query.map { (name: $0.name, value: Self.plain($0.value, as: context.query[$0.name])) }
+        }
+        for candidate in play.hasPathPlaceholders ? patterns : [] {
             switch FixturePath.fill(candidate, parameters: pathValues, query: queryValues) {
             case .path(let filled):
                 candidates.append(filled)

@@ -108,9 +108,22 @@ enum TemplateRenderer {
     /// A request's number or boolean written as JSON (`007` is `7`, `1.50` is `1.5`), or `nil`.
     private static func jsonScalar(_ text: String) -> String? {
         if text == "true" || text == "false" { return text }
+        // An integer written plainly is its own JSON: no parse and print on the request path.
+        if isPlainInteger(text.utf8) { return text }
         if let integer = Int(text) { return String(integer) }
         if let number = Double(text), number.isFinite { return JSONValue.text(of: number) }
         return nil
+    }
+
+    /// Digits without a leading zero (or `0`), after an optional `-`, few enough for an `Int`: what `String(Int(…))`
+    /// gives back unchanged.
+    private static func isPlainInteger(_ bytes: String.UTF8View) -> Bool {
+        var digits = bytes[...]
+        if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return false }
+        return digits.count == 1 ? !(bytes.first == UInt8(ascii: "-") && digits.first == UInt8(ascii: "0"))
+            : digits.first != UInt8(ascii: "0")
     }
 
     /// A random version 4 UUID (RFC 9562 §5.4) in lower case, 8-4-4-4-12.
