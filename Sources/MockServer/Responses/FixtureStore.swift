@@ -132,26 +132,40 @@ final class FixtureStore: Sendable {
             return (remembered ? state.byScenario[index]?.bytes : nil, state.generation)
         }
         if let known { return .success(known) }
-        let found = entry(at: relativePath)
-        if case .success(let entry) = found {
-            state.withValue { state in
-                // Not when a change was reported meanwhile: the entry may be older than it.
-                guard state.trusted, state.generation == generation else { return }
-                var index = serial - state.firstScenario
-                // The plays of one contract set have consecutive serials; one far before or after the others kept
-                // (contracts reloaded since) starts the places over around itself.
-                if index < 0 || index >= Self.scenarioPlaces {
-                    state.byScenario = []
-                    state.firstScenario = max(0, serial - Self.scenarioPlaces / 2)
-                    index = serial - state.firstScenario
-                }
-                if index >= state.byScenario.count {
-                    state.byScenario += repeatElement(nil, count: index + 1 - state.byScenario.count)
-                }
-                state.byScenario[index] = entry
-            }
+        return remember(entry(at: relativePath), serial: serial, generation: generation).map(\.bytes)
+    }
+
+    /// The entry of a scenario's fixed fixture, remembered by its serial as ``bytes(at:rememberedAs:)`` does.
+    private func entry(at relativePath: String, rememberedAs serial: Int) -> Result<Entry, Unavailable> {
+        let (known, generation) = state.withValue { state in
+            let index = serial - state.firstScenario
+            let remembered = state.trusted && index >= 0 && index < state.byScenario.count
+            return (remembered ? state.byScenario[index] : nil, state.generation)
         }
-        return found.map(\.bytes)
+        if let known { return .success(known) }
+        return remember(entry(at: relativePath), serial: serial, generation: generation)
+    }
+
+    /// Keeps `found` at the scenario's place, unless a change was reported since `generation`.
+    private func remember(_ found: Result<Entry, Unavailable>, serial: Int, generation: Int) -> Result<Entry, Unavailable> {
+        guard case .success(let entry) = found else { return found }
+        state.withValue { state in
+            // Not when a change was reported meanwhile: the entry may be older than it.
+            guard state.trusted, state.generation == generation else { return }
+            var index = serial - state.firstScenario
+            // The plays of one contract set have consecutive serials; one far before or after the others kept
+            // (contracts reloaded since) starts the places over around itself.
+            if index < 0 || index >= Self.scenarioPlaces {
+                state.byScenario = []
+                state.firstScenario = max(0, serial - Self.scenarioPlaces / 2)
+                index = serial - state.firstScenario
+            }
+            if index >= state.byScenario.count {
+                state.byScenario += repeatElement(nil, count: index + 1 - state.byScenario.count)
+            }
+            state.byScenario[index] = entry
+        }
+        return found
     }
 
     /// How many serials the remembered entries span at most.
@@ -163,7 +177,11 @@ final class FixtureStore: Sendable {
     func template(at relativePath: String, for play: ScenarioPlay)
         -> Result<Result<ResponseTemplate, ResponseTemplate.Problem>, Unavailable>
     {
-        entry(at: relativePath).map { entry in
+        // A template at a fixed path is found by the scenario's place, as a fixed fixture's bytes are: no hash of
+        // its path on every request.
+        let remembered = !play.hasPathPlaceholders && relativePath == play.fixture   // not the fallback
+        let found = remembered ? entry(at: relativePath, rememberedAs: play.serial) : entry(at: relativePath)
+        return found.map { entry in
             if let parsed = entry.templates.withValue({ $0[play.serial] }) { return parsed }
             let parsed = Result { () throws(ResponseTemplate.Problem) in
                 try ResponseTemplate.parse(entry.bytes, context: play.templateContext)
