@@ -10,6 +10,7 @@ public struct ServerSentEvent: Sendable, Equatable {
     /// The reconnection time the stream asked for (`retry:`), in milliseconds, if this event's block gave one.
     public var retry: Int?
 
+    /// An event as a stream would give it: of type `event`, with `data`, the last `id` and this block's `retry`.
     public init(event: String = "message", data: String, id: String? = nil, retry: Int? = nil) {
         self.event = event
         self.data = data
@@ -35,6 +36,7 @@ public struct ServerSentEventParser: Sendable {
     /// Nothing read yet: a byte order mark there is dropped.
     private var atStart = true
 
+    /// A reader at the start of a stream.
     public init() {}
 
     /// Takes the next bytes of the stream; returns the events they complete, in order.
