@@ -119,12 +119,13 @@ struct ResourceResponder: Sendable {
             case .failure(let problem): return answer.error(.badRequest, problem.message)
             }
         }
+        let wanted = ItemID(id)
         let outcome = try store.withCollection(resource, session: session) { collection -> ItemOutcome in
-            let index = collection.items.firstIndex { Self.has(id: id, $0, resource) }
+            let index = collection.items.firstIndex { wanted.names($0, resource) }
             let current = index.map { collection.items[$0] }
-            // Written once: the bytes give the tag and, for a read, the body.
-            let bytes = current?.serialized
-            let tag = bytes.map { EntityTag(of: $0) }
+            // Written once per version of the item: the bytes give the tag and, for a read, the body.
+            let written = index.map { collection.encodedItem(at: $0) }
+            let (bytes, tag) = (written?.bytes, written?.tag)
             // RFC 9110 §13.2.2: If-Match first, then (for GET) If-None-Match.
             if let condition = ifMatch ?? nil, operation != .read, !condition.matchesStrongly(tag) { return .preconditionFailed }
             guard let index, let current, let tag else { return .missing }
@@ -200,15 +201,27 @@ struct ResourceResponder: Sendable {
         let message: String
     }
 
-    private static func idValue(of item: JSONValue, _ resource: Resource) -> JSONValue? {
+    fileprivate static func idValue(of item: JSONValue, _ resource: Resource) -> JSONValue? {
         if case .object(let fields) = item { fields[resource.idField] } else { nil }
     }
 
-    private static func has(id: String, _ item: JSONValue, _ resource: Resource) -> Bool {
-        switch idValue(of: item, resource) {
-        case .number(let number)?: Int(id).map { Double($0) == number } ?? false
-        case .string(let text)?: text.lowercased() == id.lowercased()
-        default: false
+    /// The id a request's path names, read once for the whole search: as a number, and in lower case.
+    private struct ItemID {
+        let number: Double?
+        let lowercased: String
+
+        init(_ id: String) {
+            number = Int(id).map(Double.init)
+            lowercased = id.lowercased()
+        }
+
+        /// Whether `item`'s id is this one (a number equal to it, or a string equal to it ignoring case).
+        func names(_ item: JSONValue, _ resource: Resource) -> Bool {
+            switch ResourceResponder.idValue(of: item, resource) {
+            case .number(let value)?: number == value
+            case .string(let text)?: text.lowercased() == lowercased
+            default: false
+            }
         }
     }
 

@@ -18,10 +18,27 @@ final class ResourceStore: Sendable {
         var nextID: Int
         /// Counts changes to ``items``, so the store knows whether to keep and write them.
         private(set) var changes = 0
+        /// Each item written as JSON, with its entity tag, as of ``changes`` == ``encodedAt``: a read of an item that
+        /// has not changed writes nothing again.
+        private var encoded: [(bytes: [UInt8], tag: EntityTag)?] = []
+        private var encodedAt = -1
 
         init(items: [JSONValue], nextID: Int) {
             self.items = items
             self.nextID = nextID
+        }
+
+        /// The item at `index` written as JSON, and its entity tag: from the last read, unless an item changed since.
+        mutating func encodedItem(at index: Int) -> (bytes: [UInt8], tag: EntityTag) {
+            if encodedAt != changes || encoded.count != items.count {
+                encoded = Array(repeating: nil, count: items.count)
+                encodedAt = changes
+            }
+            if let known = encoded[index] { return known }
+            let bytes = items[index].serialized
+            let written = (bytes, EntityTag(of: bytes))
+            encoded[index] = written
+            return written
         }
     }
 

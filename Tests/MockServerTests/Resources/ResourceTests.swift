@@ -82,6 +82,22 @@ import TestSupport
         }
     }
 
+    @Test func anItemReadAgain_AfterAnotherChanged_IsItsOwnCurrentState() async throws {
+        // Reads keep each item's written bytes until an item changes: a delete moves the others' places, a patch
+        // changes one; each later read still gives the item asked for, as it is now.
+        try await withCart { _, client in
+            let second = try client.get("/api/cart/items/2")
+            #expect(try client.request("DELETE", "/api/cart/items/1").status == 204)
+            let again = try client.get("/api/cart/items/2")
+            #expect(again.text == second.text && again.header("ETag") == second.header("ETag"))
+            let patched = try client.request("PATCH", "/api/cart/items/2", headers: ["Content-Type": "application/merge-patch+json"],
+                                             body: #"{"quantity": 9}"#)
+            let read = try client.get("/api/cart/items/2")
+            #expect((try json(read) as? [String: Any])?["quantity"] as? Int == 9)
+            #expect(read.header("ETag") == patched.header("ETag") && read.header("ETag") != second.header("ETag"))
+        }
+    }
+
     @Test func staleIfMatch_Is412_AndIfNoneMatch_Is304() async throws {
         try await withCart { _, client in
             let tag = try #require(try client.get("/api/cart/items/1").header("ETag"))
