@@ -46,6 +46,9 @@ final class ResourceStore: Sendable {
     private struct Origins {
         var seeds: [String: [JSONValue]]
         var kept: [String: Collection]
+        /// Each resource's collection as a session without changes sees it (its seed and next id), made once and kept
+        /// with what reads wrote into it (the items' JSON): a read costs no scan for the next id and no writing.
+        var fresh: [String: Collection] = [:]
     }
 
     let sessions: SessionTable
@@ -66,13 +69,25 @@ final class ResourceStore: Sendable {
         let keeps = persistence != nil && session == SessionTable.defaultSession
         return try sessions.withRecord(session, creating: true) { record throws(FileError) in
             // Read under the table's lock (always taken first), so a reset or reload cannot slip in between.
-            let (seed, kept) = origins.withValue { ($0.seeds[resource.id] ?? [], keeps ? $0.kept[resource.id] : nil) }
+            let (seeded, kept) = origins.withValue { origins -> (Collection, Collection?) in
+                let kept = keeps ? origins.kept[resource.id] : nil
+                if let fresh = origins.fresh[resource.id] { return (fresh, kept) }
+                let seed = origins.seeds[resource.id] ?? []
+                let made = Collection(items: seed, nextID: Self.nextID(after: seed, resource))
+                origins.fresh[resource.id] = made
+                return (made, kept)
+            }
             // Moved out and back, so that the items have one owner and change in place, not copied per request.
-            var collection = record?.collections.removeValue(forKey: resource.id)
-                ?? kept ?? Collection(items: seed, nextID: Self.nextID(after: seed, resource))
+            let own = record?.collections.removeValue(forKey: resource.id) ?? kept
+            var collection = own ?? seeded
             defer {
-                // Kept once changed (or kept on disk): reading a resource makes no session.
-                if collection.changes > 0 || kept != nil { record?.collections[resource.id] = collection }
+                // Kept once changed (or kept on disk): reading a resource makes no session. An unchanged seed goes
+                // back to the origins with what the read wrote into it.
+                if collection.changes > 0 || kept != nil {
+                    record?.collections[resource.id] = collection
+                } else if own == nil {
+                    origins.withValue { $0.fresh[resource.id] = collection }
+                }
             }
             guard keeps, let persistence else { return body(&collection) }
             let before = collection
