@@ -25,4 +25,18 @@ extension RequestHandler {
         let response = HTTPResponse.json(.notFound, miss.body, headers: MockHeader.naming(endpoint: route.id, scenario: nil))
         return journaled(response, entry(request, endpoint: route.id, status: 404, reason: miss.message))
     }
+
+    /// Whether a `when` rule picked a 401 or 403 for a request whose only fault is its missing bearer token: the
+    /// contract then says how such a request is refused (a recording's backend refusal), and that answers it.
+    static func ruleAnswersRefusal(_ validation: RequestValidator.Result,
+                                           _ ruled: (play: ScenarioPlay, rule: Int)?, of route: Route) -> Bool {
+        guard validation.unauthorized, validation.violations.count == 1, let ruled,
+              case .respond(let status, _, _) = ruled.play.action, status.code == 401 || status.code == 403,
+              let rules = route.endpoint.scenario(named: ruled.play.name)?.when, rules.indices.contains(ruled.rule)
+        else { return false }
+        // The rule must be about the missing credentials, not a 403 picked by some other part of the request.
+        return rules[ruled.rule].conditions.contains {
+            $0.source == .header("authorization") && $0.matcher == .present(false)
+        }
+    }
 }

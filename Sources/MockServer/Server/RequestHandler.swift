@@ -31,9 +31,9 @@ final class RequestHandler: HTTPResponder {
     let openStreams = OpenStreams()
     private let admin: AdminAPI
     let facts: ServerFacts
-    private let adminAccess: AdminAccess
-    private let redaction: HeaderRedaction
-    private let bodyRedaction: BodyRedaction
+    let adminAccess: AdminAccess
+    let redaction: HeaderRedaction
+    let bodyRedaction: BodyRedaction
     private let cors: CORSPolicy?
     private let log: AccessLog
     let latency: LatencySampler
@@ -45,7 +45,7 @@ final class RequestHandler: HTTPResponder {
     private let upstream: (any UpstreamRelay)?
     /// ``upstream`` when `--proxy-fallback` sends it the requests an endpoint matches but cannot answer.
     let fallback: (any UpstreamRelay)?
-    private let mockNames = MockHeader.PreparedNames()
+    let mockNames = MockHeader.PreparedNames()
     /// Each serving thread's memo (an event loop's) of what methods and targets decide: the route, the path's and the
     /// query's violations.
     private static let memos = PerThread { TargetMemo() }
@@ -111,21 +111,6 @@ final class RequestHandler: HTTPResponder {
         let duration = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
         journal.complete(sequence, responseHead: head, responseLength: length, bytesSent: bytes,
                          durationNanoseconds: duration)
-    }
-
-    /// Journals `entry` (on arrival, so a request is visible while its reply is still delayed or held)
-    /// and returns `reply`, which carries the entry's reason for the access log.
-    // Both moved on rather than copied (a plain `return reply` copied the reply, field by field).
-    // Inlined: called from many places now, it stopped being inlined by itself, and the call cost a reply's copy.
-    @inline(__always)
-    func journaled(_ reply: consuming Reply, _ entry: consuming JournalEntry) -> Reply {
-        reply.note.reason = entry.reason
-        reply.note.sequence = journal.append(entry)
-        return consume reply
-    }
-
-    func journaled(_ response: HTTPResponse, _ entry: consuming JournalEntry, scenario: String? = nil) -> Reply {
-        journaled(.respond(response, note: .init(source: scenario)), entry)
     }
 
     func respond(to request: HTTPRequest, peerIsLoopback fromLoopback: Bool) -> Reply {
@@ -396,69 +381,6 @@ final class RequestHandler: HTTPResponder {
         }
     }
 
-    /// Passes `request` through to the backend: journaled now as proxied, answered later from a relay thread
-    /// (the journal shows the status once the response is sent).
-    func proxied(
-        _ request: HTTPRequest,
-        via upstream: any UpstreamRelay,
-        endpoint: String? = nil,
-        selection: Selection? = nil,
-        delayMs: Int = 0,
-        why: String? = nil
-    ) -> Reply {
-        if let refusal = adminAccess.hostRefusal(of: request, for: "the proxy to \(upstream.target)") {
-            let reason = "not relayed: Host \(request.headers["Host"] ?? "(none)") does not name this machine"
-            return journaled(refusal, entry(request, endpoint: endpoint, selection: selection, status: 403, reason: reason))
-        }
-        var entry = entry(request, endpoint: endpoint, selection: selection,
-                          reason: "proxied to \(upstream.target)" + (why.map { ": " + $0 } ?? ""), delayMs: delayMs)
-        entry.proxied = true
-        var note = Reply.Note(source: selection?.play.name ?? RelayReplies.source, outcome: .relayed,
-                              reason: entry.reason)
-        note.sequence = journal.append(entry)
-        return RelayReplies.relay(MockHeader.withoutMockFields(request), to: upstream, note: note, delayMs: delayMs)
-    }
-
-    /// Whether a `when` rule picked a 401 or 403 for a request whose only fault is its missing bearer token: the
-    /// contract then says how such a request is refused (a recording's backend refusal), and that answers it.
-    private static func ruleAnswersRefusal(_ validation: RequestValidator.Result,
-                                           _ ruled: (play: ScenarioPlay, rule: Int)?, of route: Route) -> Bool {
-        guard validation.unauthorized, validation.violations.count == 1, let ruled,
-              case .respond(let status, _, _) = ruled.play.action, status.code == 401 || status.code == 403,
-              let rules = route.endpoint.scenario(named: ruled.play.name)?.when, rules.indices.contains(ruled.rule)
-        else { return false }
-        // The rule must be about the missing credentials, not a 403 picked by some other part of the request.
-        return rules[ruled.rule].conditions.contains {
-            $0.source == .header("authorization") && $0.matcher == .present(false)
-        }
-    }
-
     /// The head a `truncated_body` failure announces.
     private static let failureHead = HTTPResponseEncoder.statusAndFields(.ok, [("Content-Type", "application/json")])
-
-    func entry(
-        _ request: HTTPRequest,
-        endpoint: String? = nil,
-        selection: Selection? = nil,
-        status: Int? = nil,
-        fault: Fault? = nil,
-        violations: [String] = [],
-        reason: String? = nil,
-        delayMs: Int = 0
-    ) -> JournalEntry {
-        // A selection knows its session; only a request refused before one was made is looked up again.
-        let session = (selection?.session ?? request.headers[mockNames.session]).flatMap { session in
-            session.isEmpty ? nil : String(session.prefix(SessionTable.maximumIDLength))
-        }
-        // Built by one initializer, with every field known on arrival a constant: a field set after it (on a
-        // variable here, or in the initializer once every field had a value) had the whole entry copied and
-        // the original destroyed, on every request.
-        let (head, secrets) = redaction.recorded(request)
-        return JournalEntry(requestHead: head, secrets: secrets, bodySize: request.body.count,
-                            body: bodyRedaction.capture(request), endpoint: endpoint,
-                            scenario: selection?.play.name, status: status, fault: fault, violations: violations,
-                            reason: reason, session: session, selection: selection?.reason,
-                            scenarioSequence: selection?.step == nil ? nil : selection?.chosen.name,
-                            scenarioStep: selection?.step, rule: selection?.rule, delayMs: delayMs > 0 ? delayMs : nil)
-    }
 }
