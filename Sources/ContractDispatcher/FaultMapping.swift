@@ -27,6 +27,10 @@ enum FaultMapping {
             if parts > 1 && !omitBody { try await Task.sleep(nanoseconds: UInt64(parts - 1) * stream.interval) }
             let full = HTTPResponse(status: response.status, head: response.head, body: body)
             return (omitBody ? Data() : Data(body), try httpResponse(full, url: url))
+        case .upgrade(_, let channel):
+            // A WebSocket needs a socket; ended here, so that its script stops.
+            channel.lost()
+            throw URLError(.unsupportedURL)
         case .later:
             // A reply relayed from an upstream (--proxy) needs the server's upstream client and a socket.
             throw URLError(.unsupportedURL)

@@ -154,6 +154,12 @@ public enum HTTPResponseEncoder {
         Array(String(count, radix: 16).utf8) + crlf
     }
 
+    /// The head of a `101 Switching Protocols` response: its fields, the date, and `Connection: Upgrade` in place of
+    /// the keep-alive field; no framing, as no HTTP body follows (RFC 9110 §15.2.2).
+    static func upgradeHead(_ response: HTTPResponse, date: UnsafeRawBufferPointer) -> [UInt8] {
+        response.head + Array("Date: ".utf8) + Array(date) + Array("\r\nConnection: Upgrade\r\n\r\n".utf8)
+    }
+
     public static let crlf: [UInt8] = [13, 10]
     /// The last chunk and the empty trailer section.
     public static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)

@@ -39,6 +39,14 @@ extension Connection {
             // A new stream's first part goes at once, whatever the last one's pace was.
             nextPull = 0
             pullScheduled = false
+        case .upgrade(let channel):
+            closeAfterFlush = true
+            stream = (channel.output, false)
+            phase = .streaming
+            webSocket = channel
+            frameReader = WebSocketFrameReader(maxMessageBytes: channel.maxMessageBytes)
+            nextPull = 0
+            pullScheduled = false
         case .wait(let reply):
             // Not sent yet: the responder hears of it (didSend) when the final reply is carried out.
             return wait(for: reply, request: request, started: started)
@@ -50,7 +58,17 @@ extension Connection {
         // goes on with the requests it already has once the socket takes it all.
         case .active where holdingWrites && outbound.bytes <= loop.settings.maxQueuedOutput: heldWrites = true
         case .active: write()
-        case .streaming: write(); pullStream()
+        case .streaming:
+            write()
+            if let channel = webSocket, isOpen {
+                // The idle limit replaces the request timeouts the timer was armed for.
+                lastActivity = POSIX.monotonicNanoseconds()
+                arm(now: lastActivity)
+                channel.handler.opened(channel)
+                // Frames the client sent right behind its request.
+                readFrames(fromSocket: false)
+            }
+            pullStream()
         case .delayed, .holding, .lingering, .waiting: break
         }
     }
@@ -99,6 +117,7 @@ extension Connection {
         case .finished:
             stream = nil
             phase = .active
+            if webSocket != nil { endWebSocket() }
             lastActivity = POSIX.monotonicNanoseconds()
             if loop.stopping { closeAfterFlush = true }
             if chunked { outbound.enqueue(HTTPResponseEncoder.lastChunk) }
@@ -144,8 +163,10 @@ extension Connection {
         guard isOpen else { return }
         stream?.body.cancel()
         stream = nil
+        webSocket.take()?.lost()
         if case .stream(_, let body)? = delayed?.reply.action { body.cancel() }
         if case .later(let reply)? = delayed?.reply.action { reply.cancel() }
+        if case .upgrade(_, let channel)? = delayed?.reply.action { channel.lost() }
         delayed = nil
         pending.take()?.reply.cancel()
         loop.forget(self)

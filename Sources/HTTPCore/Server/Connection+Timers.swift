@@ -14,6 +14,10 @@ extension Connection {
         case .streaming where outbound.isEmpty && pullScheduled:
             // A paced stream's interval is up.
             pullStream()
+        case .streaming where outbound.isEmpty && webSocket != nil:
+            // No message either way for the channel's idle time.
+            let seconds = (webSocket?.idleTimeout ?? 0) / 1_000_000_000
+            webSocket?.close(code: WebSocketCloseCode.goingAway, reason: "no message for \(seconds) s")
         case .waiting where outbound.isEmpty || now < lastActivity + loop.settings.writeTimeout:
             abandonPending(.gatewayTimeout, "no reply came from upstream in time")
         case .holding, .lingering, .streaming, .waiting:
@@ -35,6 +39,7 @@ extension Connection {
             return until
         case .streaming:
             guard outbound.isEmpty else { return lastActivity + settings.writeTimeout }
+            if let socket = webSocket { return lastActivity + socket.idleTimeout }
             return pullScheduled ? nextPull : .max
         case .waiting:
             let until = pending?.until ?? 0

@@ -34,6 +34,9 @@ final class Connection {
     /// The reply a delayed connection carries out when its deadline comes.
     var delayed: (reply: Reply, request: HTTPRequest, started: UInt64)?
     var stream: (body: ReplyStream, chunked: Bool)?
+    /// After a WebSocket upgrade: the socket's channel, and the reader of the client's frames.
+    var webSocket: WebSocketChannel?
+    var frameReader: WebSocketFrameReader?
     /// The reply a waiting connection carries out once another thread completes it, and when it gives up.
     var pending: (reply: PendingReply, request: HTTPRequest, started: UInt64?, until: UInt64)?
     /// For a stream with a source: when it may next be asked, and whether the timer is set for then.
@@ -102,6 +105,8 @@ final class Connection {
         switch phase {
         case .active:
             readRequests()
+        case .streaming where webSocket != nil:
+            readFrames()
         case .delayed, .holding, .streaming, .waiting:
             // An error or full hang-up: nobody is left to answer.
             if event.failed { return close() }
@@ -115,6 +120,7 @@ final class Connection {
     func beginStop() {
         switch phase {
         case .holding: close()
+        case .streaming where webSocket != nil: webSocket?.close(code: WebSocketCloseCode.goingAway, reason: "the server is stopping")
         case .streaming: stream?.body.finish()
         // Promptly, whatever the upstream's timeout: the client is told, not left hanging until the grace ends.
         case .waiting: abandonPending(.serviceUnavailable, "the server is stopping")

@@ -77,5 +77,6 @@ public final class PendingReply: Sendable {
             return state.reply.take()
         }
         if case .stream(_, let body)? = dropped?.action { body.cancel() }
+        if case .upgrade(_, let channel)? = dropped?.action { channel.lost() }
     }
 }

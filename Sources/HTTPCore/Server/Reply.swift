@@ -12,6 +12,9 @@ public struct Reply: Sendable {
         /// A reply another thread produces later (``PendingReply``); the connection waits for it without
         /// blocking its event loop.
         case later(PendingReply)
+        /// A `101 Switching Protocols` response, after which the connection carries the WebSocket `channel`
+        /// (RFC 6455) until either side closes it.
+        case upgrade(HTTPResponse, WebSocketChannel)
     }
 
     // No default values: the initializer sets each field once (with defaults, it stored and then replaced
@@ -42,6 +45,7 @@ public struct Reply: Sendable {
         case .respond(let response): action = .respond(response.adding(fields))
         case .stream(let response, let stream): action = .stream(response.adding(fields), stream)
         case .later(let pending): pending.addFields(fields)
+        case .upgrade(let response, let channel): action = .upgrade(response.adding(fields), channel)
         case .transport: break
         }
     }
@@ -49,7 +53,7 @@ public struct Reply: Sendable {
     /// The status the reply sends, or `nil` when a transport action sends none.
     public var status: Int? {
         switch action {
-        case .respond(let response), .stream(let response, _): response.status.code
+        case .respond(let response), .stream(let response, _), .upgrade(let response, _): response.status.code
         case .transport, .later: nil
         }
     }

@@ -14,6 +14,8 @@ struct WirePlan {
         case stream(ReplyStream, chunked: Bool, closeAfter: Bool)
         /// Write nothing yet: wait for another thread to complete the reply.
         case wait(PendingReply)
+        /// Carry the WebSocket from here on: its frames out, the client's in. The connection is not reused.
+        case upgrade(WebSocketChannel)
     }
 
     /// Written in this order; two fields rather than an array, which would cost an allocation per request.
@@ -82,6 +84,9 @@ struct WirePlan {
             self = WirePlan(action, omitBody: omitBody, date: date)
         case .later(let pending):
             after = .wait(pending)
+        case .upgrade(let response, let channel):
+            head = HTTPResponseEncoder.upgradeHead(response, date: date)
+            after = .upgrade(channel)
         }
     }
 

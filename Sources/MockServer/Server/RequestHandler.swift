@@ -103,6 +103,8 @@ final class RequestHandler: HTTPResponder {
             // A paced body: its head, and the length it announces (a journal stream has none).
             head = response.head
             length = body.length
+        case .upgrade(let response, _):
+            head = response.head
         case .transport, .later:
             break
         }
