@@ -39,6 +39,11 @@ package struct ContractEndpoint: Sendable, Equatable {
     package var description: String? = nil
     /// The request `mock-server verify` sends for it (``VerifyExample``).
     package var verify: VerifyExample? = nil
+    /// Whether it accepts a WebSocket upgrade (`"websocket": true`): its scenarios are ``WebSocketScript``s, or
+    /// answers that refuse the upgrade (a status, a fault).
+    package var isWebSocket = false
+    /// The `Sec-WebSocket-Protocol` values it agrees to, in the contract's order.
+    package var subprotocols: [String] = []
 
     /// The scenario named `name`, if any.
     package func scenario(named name: String) -> Scenario? {
@@ -120,6 +125,8 @@ package struct Scenario: Sendable, Equatable {
     package var verifyStatus = VerifyStatus.class
     /// Server-sent events instead of a body (``EventScript``).
     package var events: EventScript? = nil
+    /// For a WebSocket endpoint: what the socket does after the upgrade (``WebSocketScript``).
+    package var webSocket: WebSocketScript? = nil
 }
 
 /// A scenario that plays other scenarios of its endpoint in turn: `serverErr`, `serverErr`, `success`.

@@ -77,7 +77,7 @@ extension ContractParser {
     }
 
     /// A matcher: a plain string (equality), or an object with exactly one of ``Matcher/keys``.
-    private mutating func parseMatcher(_ value: JSONValue, at path: String) -> Matcher? {
+    mutating func parseMatcher(_ value: JSONValue, at path: String) -> Matcher? {
         if case .string(let text) = value { return .equals(.string(text)) }
         guard case .object(let members) = value else {
             report(path, "expected a string, or an object with one of " + Matcher.keys.joined(separator: ", ")

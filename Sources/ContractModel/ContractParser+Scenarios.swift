@@ -6,6 +6,8 @@ struct FixtureParameters {
     let path: [String]
     let query: [String]
     var request = RequestRequirements()
+    /// The endpoint accepts WebSocket upgrades: its scenarios may be scripts.
+    var isWebSocket = false
 
     func contains(_ name: String) -> Bool { path.contains(name) || query.contains(name) }
 }
@@ -24,6 +26,18 @@ extension ContractParser {
             report(path + ".afterLast", "belongs to a scenario with a \"sequence\" or \"events\"")
         }
         let events = parseEvents(fields["events"], afterLast: fields["afterLast"], at: path)
+        let webSocket = parseWebSocket(fields, at: path)
+        if webSocket != nil && !parameters.isWebSocket {
+            report(path, "has \(WebSocketScript.keys.filter { fields[$0] != nil }.joined(separator: ", ")), which belong to "
+                + "an endpoint with \"websocket\": true")
+        }
+        if webSocket != nil, let clash = ["status", "fault", "events", "body", "template", "proxy"].first(where: { fields[$0] != nil }) {
+            report(path + "." + clash, "a WebSocket script answers the upgrade with 101; a scenario that refuses it "
+                + "has \"status\" or \"fault\" and no script")
+        }
+        if parameters.isWebSocket && fields["events"] != nil {
+            report(path + ".events", "a WebSocket endpoint sends messages (onConnect, replies), not server-sent events")
+        }
         if optionalBool(fields["proxy"], at: path + ".proxy") == true { return parseProxy(fields, name: name, parameters: parameters, at: path) }
         let status = integer(fields["status"], at: path + ".status", in: 200...599)
         let faultName = optionalString(fields["fault"], at: path + ".fault")
@@ -35,8 +49,10 @@ extension ContractParser {
         if fields["events"] != nil && (fields["body"] != nil || faultName != nil) {
             report(path, "has \"events\" and \"\(faultName != nil ? "fault" : "body")\"; an event stream is its own body")
         }
-        if (status == nil) == (faultName == nil) && fields["status"] == nil && fields["events"] == nil {
-            report(path, "needs either \"status\", \"fault\", \"events\" or \"sequence\"")
+        if (status == nil) == (faultName == nil) && fields["status"] == nil && fields["events"] == nil && webSocket == nil {
+            report(path, parameters.isWebSocket
+                ? "needs a script (onConnect, replies, echo, close), or \"status\" or \"fault\" to refuse the upgrade"
+                : "needs either \"status\", \"fault\", \"events\" or \"sequence\"")
         } else if fields["status"] != nil && faultName != nil {
             report(path, "has both \"status\" and \"fault\"; a fault sends no status")
         }
@@ -66,7 +82,7 @@ extension ContractParser {
         if fault != nil && (bandwidth != nil || dribble != nil) {
             report(path, "a fault sends no body to pace; drop \"bandwidth\" or \"dribble\"")
         }
-        guard let name, let expect, status != nil || fault != nil || events != nil else { return nil }
+        guard let name, let expect, status != nil || fault != nil || events != nil || webSocket != nil else { return nil }
         var scenario = Scenario(name: name, status: status ?? (events != nil ? 200 : nil), body: body, fallback: fallback, isTemplate: isTemplate,
                                 headers: headers, contentType: contentType, fault: fault, delayMs: delayMs, holdMs: holdMs,
                                 expect: expect, description: description, sequence: nil, setState: setState)
@@ -77,6 +93,7 @@ extension ContractParser {
         scenario.verify = verify
         scenario.verifyStatus = verifyStatus
         scenario.events = events
+        scenario.webSocket = webSocket
         return scenario
     }
 

@@ -67,11 +67,19 @@ struct ContractParser {
         }
         let request = parseRequest(fields["request"], template: template, at: path + ".request")
         let contentType = parseResponse(fields["response"], at: path + ".response")
+        let isWebSocket = optionalBool(fields["websocket"], at: path + ".websocket") ?? false
+        if isWebSocket, let method, method != "GET" {
+            report(path + ".method", "a WebSocket endpoint is opened with GET, not \(method)")
+        }
+        if fields["subprotocols"] != nil && !isWebSocket {
+            report(path + ".subprotocols", "belongs to an endpoint with \"websocket\": true")
+        }
+        let subprotocols = parseSubprotocols(fields["subprotocols"], at: path + ".subprotocols")
         var scenarios: [Scenario] = []
         if let list = array(fields["scenarios"], at: path + ".scenarios", required: true) {
             if list.isEmpty { report(path + ".scenarios", "must list at least one scenario; the first is the default") }
             let parameters = FixtureParameters(path: template?.parameterNames ?? [], query: Array(request.query.keys),
-                                               request: request)
+                                               request: request, isWebSocket: isWebSocket)
             for (index, value) in list.enumerated() {
                 if let scenario = parseScenario(value, parameters: parameters, at: path + ".scenarios[\(index)]") {
                     scenarios.append(scenario)
@@ -90,6 +98,8 @@ struct ContractParser {
                                         description: description)
         endpoint.rateLimit = rateLimit
         endpoint.verify = verify
+        endpoint.isWebSocket = isWebSocket
+        endpoint.subprotocols = subprotocols
         return endpoint
     }
 

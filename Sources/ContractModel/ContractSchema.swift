@@ -29,6 +29,14 @@ package enum ContractSchema {
         case verify
         /// An item of a scenario's `events`: one server-sent event.
         case event
+        /// A message a WebSocket scenario sends (`onConnect`, a reply's `send`).
+        case message
+        /// An item of a WebSocket scenario's `replies`.
+        case reply
+        /// A reply's `when`: what the client's message must be.
+        case messageTest
+        /// A WebSocket scenario's `close`.
+        case close
     }
 
     /// Every key of the format, in the order it is written wherever it occurs, with the objects it belongs to.
@@ -38,10 +46,15 @@ package enum ContractSchema {
         ("event", [.event]),
         ("data", [.event]),
         ("retry", [.event]),
+        ("text", [.message, .messageTest]),
+        ("json", [.message, .messageTest]),
+        ("binary", [.message]),
         ("name", [.scenario]),
-        ("when", [.scenario]),
+        ("when", [.scenario, .reply]),
         ("method", [.endpoint]),
         ("path", [.resource, .endpoint]),
+        ("websocket", [.endpoint]),
+        ("subprotocols", [.endpoint]),
         ("idField", [.resource]),
         ("idType", [.resource]),
         ("type", [.requestBody]),
@@ -59,12 +72,21 @@ package enum ContractSchema {
         ("afterLast", [.scenario]),
         ("body", [.request, .scenario, .when, .verify]),
         ("events", [.scenario]),
+        ("onConnect", [.scenario]),
+        ("replies", [.scenario]),
+        ("send", [.reply]),
+        ("echo", [.scenario]),
+        ("close", [.scenario]),
+        ("code", [.close]),
+        ("reason", [.close]),
+        ("afterMessages", [.close]),
+        ("afterMs", [.close]),
         ("fallback", [.scenario]),
         ("template", [.scenario]),
         ("contentType", [.response, .scenario]),
         ("headers", [.request, .scenario, .when, .verify]),
         ("auth", [.resource, .request]),
-        ("delayMs", [.scenario, .event]),
+        ("delayMs", [.scenario, .event, .message]),
         ("latency", [.scenario]),
         ("bandwidth", [.scenario]),
         ("dribble", [.scenario]),

@@ -39,6 +39,8 @@ package enum ContractWriter {
         if let limit = endpoint.rateLimit { fields["rateLimit"] = rateLimit(limit) }
         if !endpoint.whenState.isEmpty { fields["whenState"] = .object(endpoint.whenState.mapValues(JSONValue.string)) }
         if let verify = endpoint.verify { fields["verify"] = verify.json }
+        if endpoint.isWebSocket { fields["websocket"] = .bool(true) }
+        if !endpoint.subprotocols.isEmpty { fields["subprotocols"] = .strings(endpoint.subprotocols) }
         return .object(fields)
     }
 
@@ -79,6 +81,7 @@ package enum ContractWriter {
             if events.afterLast != .close { fields["afterLast"] = .string(events.afterLast.rawValue) }
             if scenario.status == 200 { fields["status"] = nil }
         }
+        if let script = scenario.webSocket { fields.merge(script.fields) { _, new in new } }
         if let fallback = scenario.fallback { fields["fallback"] = .string(fallback) }
         if scenario.isTemplate { fields["template"] = .bool(true) }
         if !scenario.headers.isEmpty { fields["headers"] = .object(scenario.headers.mapValues(JSONValue.string)) }
