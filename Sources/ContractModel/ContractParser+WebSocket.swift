@@ -44,7 +44,7 @@ extension ContractParser {
         return list.enumerated().compactMap { index, item in parseMessage(item, at: path + "[\(index)]") }
     }
 
-    private mutating func parseMessage(_ value: JSONValue, at path: String) -> WebSocketScript.Message? {
+    mutating func parseMessage(_ value: JSONValue, at path: String) -> WebSocketScript.Message? {
         guard let fields = object(value, at: path, keys: ContractSchema.keys(of: .message)) else { return nil }
         let delayMs = integer(fields["delayMs"], at: path + ".delayMs", in: 0...60_000) ?? 0
         let kinds = ["text", "json", "binary"].filter { fields[$0] != nil }
@@ -128,5 +128,15 @@ extension ContractParser {
         close.afterMessages = integer(fields["afterMessages"], at: path + ".afterMessages", in: 1...1_000_000)
         close.afterMs = integer(fields["afterMs"], at: path + ".afterMs", in: 0...3_600_000)
         return close
+    }
+}
+
+extension WebSocketScript.Message {
+    /// One message as a push holds it (`POST /__mock/streams/{id}/send`), or why it is not one.
+    package static func parse(_ value: JSONValue) -> Result<Self, ServerEvent.Problem> {
+        var parser = ContractParser(file: "the message")
+        if let message = parser.parseMessage(value, at: "$"), parser.problems.isEmpty { return .success(message) }
+        let first = parser.problems.first
+        return .failure(ServerEvent.Problem(at: first?.path ?? "$", first?.reason ?? "is not a message"))
     }
 }

@@ -102,9 +102,21 @@ struct AdminAPI: Sendable {
     }
 
     /// `POST /__mock/streams/{id}/send[?session=]`: one event (`{"data": …, "event": …, "id": …}`) into every open
-    /// stream of the endpoint, or those of one session.
+    /// event stream of the endpoint, or one message (`{"text": …}`, `{"json": …}`, `{"binary": "<base64>"}`) into
+    /// every open WebSocket of a WebSocket endpoint; or only those of one session.
     private func push(_ body: [UInt8], endpoint: String, session: String?, _ serving: ServingSet) -> Reply {
-        guard serving.routesByID[endpoint] != nil else { return unknownEndpoint(endpoint) }
+        guard let route = serving.routesByID[endpoint] else { return unknownEndpoint(endpoint) }
+        if route.endpoint.isWebSocket {
+            let parsed = (try? JSONValue.parse(body)).map(WebSocketScript.Message.parse)
+            guard case .success(let message)? = parsed else {
+                var why = ""
+                if case .failure(let problem)? = parsed { why = ": \(problem.at) \(problem.reason)" }
+                return .respond(ServerJSON.error(.badRequest, #"the body is one message: {"text": "…"}, {"json": …} or "#
+                    + #"{"binary": "<base64>"}"# + why))
+            }
+            let sent: Int = openStreams.send(WebSocketPlay.outgoing(message).message, endpoint: endpoint, session: session)
+            return json(.ok, ["sent": sent])
+        }
         guard let value = try? JSONValue.parse(body) else {
             return .respond(ServerJSON.error(.badRequest, #"the body is one event: {"data": "…", "event": "…", "id": "…"}"#))
         }
@@ -112,7 +124,7 @@ struct AdminAPI: Sendable {
         case .failure(let problem):
             return .respond(ServerJSON.error(.badRequest, "the event\(problem.at.dropFirst(3)) \(problem.reason)"))
         case .success(let events):
-            let sent = openStreams.send(events[0].encoded(), endpoint: endpoint, session: session)
+            let sent: Int = openStreams.send(event: events[0].encoded(), endpoint: endpoint, session: session)
             return json(.ok, ["sent": sent])
         }
     }

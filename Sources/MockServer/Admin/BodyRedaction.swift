@@ -24,6 +24,22 @@ struct BodyRedaction: Sendable {
                 bytes = Self.redactingForm(bytes)
             }
         }
+        return Self.cut(bytes)
+    }
+
+    /// The bytes to keep of a stream's message: a text message that is JSON has its secrets redacted as a body's.
+    func capture(message: WebSocketMessage) -> (bytes: [UInt8], truncated: Bool) {
+        switch message {
+        case .text(let text):
+            let bytes = Array(text.utf8)
+            return Self.cut(enabled && bytes.first == UInt8(ascii: "{") ? Self.redactingJSON(bytes) ?? bytes : bytes)
+        case .binary(let bytes):
+            return Self.cut(bytes)
+        }
+    }
+
+    /// At most ``limit`` of `bytes`, and whether they were cut.
+    private static func cut(_ bytes: [UInt8]) -> (bytes: [UInt8], truncated: Bool) {
         guard bytes.count > Self.limit else { return (bytes, false) }
         // Cut before a UTF-8 continuation byte, never inside a character: a long text body stays text.
         var end = Self.limit

@@ -48,9 +48,13 @@ final class Route: Sendable {
     let domainStates: [String]
     /// For an operation of a resource: the resource, whose store answers the `store` scenario.
     let resource: (resource: Resource, operation: ResourceOperation)?
+    /// Whether a request may name its session with `?session=` as well as `X-Mock-Session`: a stream's endpoint,
+    /// which a browser opens with `WebSocket` or `EventSource`, neither of which can set a header.
+    let takesSessionQuery: Bool
 
     init(_ endpoint: ContractEndpoint, serverScenario: String?, domainStates: [String] = [], resource: Resource? = nil) {
         self.domainStates = domainStates
+        takesSessionQuery = endpoint.isWebSocket || endpoint.scenarios.contains { $0.events != nil }
         self.resource = resource.flatMap { resource in endpoint.resource.map { (resource, $0.operation) } }
         self.endpoint = endpoint
         id = endpoint.id

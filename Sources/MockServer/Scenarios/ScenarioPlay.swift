@@ -49,6 +49,8 @@ final class ScenarioPlay: Sendable {
         case proxy
         /// Server-sent events (``EventsPlay``): one reference, so the other cases' plays copy no larger an action.
         case events(EventsPlay)
+        /// A WebSocket script (``WebSocketPlay``), played after the upgrade.
+        case webSocket(WebSocketPlay)
     }
 
     /// A sequence of `steps`, the endpoint's ordinary scenarios it names.
@@ -92,6 +94,10 @@ final class ScenarioPlay: Sendable {
         if let fault = scenario.fault {
             let head = HTTPResponseEncoder.statusAndFields(.ok, [contentType, Self.noStore] + names)
             action = .fault(fault, head: head, holdMs: scenario.holdMs)
+            return
+        }
+        if let script = scenario.webSocket {
+            action = .webSocket(WebSocketPlay(script, subprotocols: endpoint.subprotocols, naming: names))
             return
         }
         let status = HTTPStatus(scenario.status ?? 200)

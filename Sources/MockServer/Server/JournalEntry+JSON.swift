@@ -44,6 +44,10 @@ extension JournalEntry {
         if let endpoint { writer.key("endpoint"); writer.string(endpoint) }
         if let fault { writer.key("fault"); writer.string(fault.rawValue) }
         writer.key("headers"); writer.pairs(shownFields)
+        if let message {
+            writer.key("message")
+            writer.raw(#"{"direction":"# + "\"\(message.direction.rawValue)\",\"kind\":\"\(message.kind.rawValue)\"}")
+        }
         writer.key("method"); writer.string(method.rawValue)
         if proxied { writer.key("proxied"); writer.raw("true") }
         if let reason { writer.key("reason"); writer.string(reason) }

@@ -86,6 +86,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// Milliseconds the reply waited before it was sent (the scenario's delay and latency draws); absent
     /// when it did not wait.
     public var delayMs: Int? { details?.delayMs }
+    /// For an entry of a stream's message rather than a request: which way it went and what it was (its bytes are
+    /// ``body``); `nil` for a request.
+    public var message: StreamMessage? { details?.message }
     /// The facts above (but the session) that a plain request, conforming and answered at once, has none of:
     /// kept out of line, so that such a request's entry is smaller to move into the journal and has fewer
     /// references to release when it is dropped.
@@ -101,19 +104,23 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         let scenarioStep: Int?
         let rule: Int?
         let delayMs: Int?
+        let message: StreamMessage?
 
         /// `nil` when every fact has its default.
         static func make(body: (bytes: [UInt8], truncated: Bool), fault: Fault?, violations: [String], reason: String?,
-                         scenarioSequence: String?, scenarioStep: Int?, rule: Int?, delayMs: Int?) -> Details? {
+                         scenarioSequence: String?, scenarioStep: Int?, rule: Int?, delayMs: Int?,
+                         message: StreamMessage? = nil) -> Details? {
             guard !body.bytes.isEmpty || body.truncated || fault != nil || !violations.isEmpty || reason != nil
-                || scenarioSequence != nil || scenarioStep != nil || rule != nil || delayMs != nil
+                || scenarioSequence != nil || scenarioStep != nil || rule != nil || delayMs != nil || message != nil
             else { return nil }
             return Details(body: body, fault: fault, violations: violations, reason: reason,
-                           scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, rule: rule, delayMs: delayMs)
+                           scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, rule: rule, delayMs: delayMs,
+                           message: message)
         }
 
         private init(body: (bytes: [UInt8], truncated: Bool), fault: Fault?, violations: [String], reason: String?,
-                     scenarioSequence: String?, scenarioStep: Int?, rule: Int?, delayMs: Int?) {
+                     scenarioSequence: String?, scenarioStep: Int?, rule: Int?, delayMs: Int?, message: StreamMessage?) {
+            self.message = message
             self.body = body.bytes
             bodyTruncated = body.truncated
             self.fault = fault
@@ -197,7 +204,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
          body: (bytes: [UInt8], truncated: Bool) = ([], false), endpoint: String?, scenario: String?, status: Int?,
          fault: Fault?, violations: [String], reason: String? = nil, session: String? = nil,
          selection: Selection.Reason? = nil, scenarioSequence: String? = nil, scenarioStep: Int? = nil,
-         rule: Int? = nil, delayMs: Int? = nil) {
+         rule: Int? = nil, delayMs: Int? = nil, message: StreamMessage? = nil) {
         (seconds, milliseconds) = POSIX.wallClock()
         sequence = 0
         self.requestHead = requestHead
@@ -210,7 +217,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         self.session = session
         details = Details.make(body: body, fault: fault, violations: violations, reason: reason,
                                scenarioSequence: scenarioSequence, scenarioStep: scenarioStep, rule: rule,
-                               delayMs: delayMs)
+                               delayMs: delayMs, message: message)
     }
 
     /// Takes the storage of the request head, leaving this entry without it: see ``keep(in:)``.
@@ -233,7 +240,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case sequence, time, method, target, headers, bodySize, body, bodyBase64, bodyTruncated, endpoint, scenario,
              status, fault, violations, reason, session, selectedBy, scenarioSequence, scenarioStep, rule, responseHeaders,
-             bytesSent, durationMs, delayMs, proxied
+             bytesSent, durationMs, delayMs, proxied, message
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -262,6 +269,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
         try container.encodeIfPresent(scenarioStep, forKey: .scenarioStep)
         try container.encodeIfPresent(rule, forKey: .rule)
         try container.encodeIfPresent(delayMs, forKey: .delayMs)
+        try container.encodeIfPresent(message, forKey: .message)
         if proxied { try container.encode(true, forKey: .proxied) }
         if durationMicroseconds != nil { try container.encode(responseHeaders, forKey: .responseHeaders) }
         try container.encodeIfPresent(bytesSent, forKey: .bytesSent)
@@ -305,7 +313,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
             scenarioSequence: try container.decodeIfPresent(String.self, forKey: .scenarioSequence),
             scenarioStep: try container.decodeIfPresent(Int.self, forKey: .scenarioStep),
             rule: try container.decodeIfPresent(Int.self, forKey: .rule),
-            delayMs: try container.decodeIfPresent(Int.self, forKey: .delayMs))
+            delayMs: try container.decodeIfPresent(Int.self, forKey: .delayMs),
+            message: try container.decodeIfPresent(StreamMessage.self, forKey: .message))
         proxied = try container.decodeIfPresent(Bool.self, forKey: .proxied) ?? false
         if let headers = try container.decodeIfPresent([[String]].self, forKey: .responseHeaders) {
             // Kept as the server keeps it: a head (after a status line) and the announced length apart.
@@ -332,7 +341,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
             && lhs.status == rhs.status && lhs.fault == rhs.fault && lhs.violations == rhs.violations
             && lhs.reason == rhs.reason && lhs.session == rhs.session && lhs.selection == rhs.selection
             && lhs.scenarioSequence == rhs.scenarioSequence && lhs.scenarioStep == rhs.scenarioStep && lhs.rule == rhs.rule
-            && lhs.delayMs == rhs.delayMs && lhs.proxied == rhs.proxied
+            && lhs.delayMs == rhs.delayMs && lhs.proxied == rhs.proxied && lhs.message == rhs.message
             && lhs.responseHeaders == rhs.responseHeaders && lhs.bytesSent == rhs.bytesSent
             && lhs.durationMicroseconds == rhs.durationMicroseconds
     }
@@ -348,6 +357,7 @@ extension JournalEntry: CustomReflectable {
             "scenario": scenario as Any, "status": status as Any, "fault": fault as Any, "violations": violations,
             "reason": reason as Any, "session": session as Any, "selectedBy": selectedBy as Any,
             "responseHeaders": responseHeaders, "bytesSent": bytesSent as Any, "durationMs": durationMs as Any,
+            "message": message as Any,
         ], displayStyle: .struct)
     }
 }

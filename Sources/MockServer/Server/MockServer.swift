@@ -67,6 +67,8 @@ public final class MockServer: Sendable {
         var eventQueueLimit = 1 << 20
         /// Seconds a named session (`X-Mock-Session`) may go unused before it is dropped with its state.
         public var sessionIdleTimeout = 600.0
+        /// The largest message a WebSocket client may send, and how long a socket may stay silent.
+        public var webSocketLimits = WebSocketLimits()
         /// A folder where the default session's resource items are kept across restarts (created if
         /// missing); `nil` keeps them in memory only.
         public var persistDirectory: String?
@@ -176,8 +178,16 @@ public final class MockServer: Sendable {
     @discardableResult
     public func send(eventData data: String, event: String? = nil, id: String? = nil, to endpointID: String,
                      session: String? = nil) -> Int {
-        handler.openStreams.send(ServerEvent(event: event, data: data, id: id).encoded(), endpoint: endpointID,
+        handler.openStreams.send(event: ServerEvent(event: event, data: data, id: id).encoded(), endpoint: endpointID,
                                  session: session)
+    }
+
+    /// Sends `message` into every open WebSocket of `endpointID` (an endpoint with `"websocket": true`), or only
+    /// those of `session` (its `X-Mock-Session`, or `?session=` on the upgrade request). Each is journaled.
+    /// - Returns: How many sockets took it.
+    @discardableResult
+    public func send(_ message: WebSocketMessage, to endpointID: String, session: String? = nil) -> Int {
+        handler.openStreams.send(message, endpoint: endpointID, session: session)
     }
 
     /// The journal entries `query` selects, oldest first: those of one endpoint, the last few.

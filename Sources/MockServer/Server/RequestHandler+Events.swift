@@ -56,7 +56,8 @@ extension RequestHandler {
             encoded.append((event.encoded(data: data), event.delayMs))
         }
         let stream = ReplyStream(limit: 1 << 20)
-        openStreams.add(stream, endpoint: endpoint, session: session)
+        openStreams.add(.events(stream, streamJournal(request, endpoint: endpoint, scenario: play.name, session: session)),
+                        endpoint: endpoint, session: session)
         if delayMs > 0, !encoded.isEmpty { encoded[0].delayMs += delayMs }
         EventPlayer.play(encoded, on: stream, afterLast: script.afterLast)
         return .success(stream)

@@ -46,6 +46,7 @@ final class RequestHandler: HTTPResponder {
     /// ``upstream`` when `--proxy-fallback` sends it the requests an endpoint matches but cannot answer.
     let fallback: (any UpstreamRelay)?
     let mockNames = MockHeader.PreparedNames()
+    let webSocketLimits: WebSocketLimits
     /// Each serving thread's memo (an event loop's) of what methods and targets decide: the route, the path's and the
     /// query's violations.
     private static let memos = PerThread { TargetMemo() }
@@ -59,6 +60,7 @@ final class RequestHandler: HTTPResponder {
         redaction = HeaderRedaction(extraNames: configuration.redactedHeaders, enabled: !configuration.journalSecrets)
         bodyRedaction = BodyRedaction(enabled: !configuration.journalSecrets)
         cors = configuration.cors
+        webSocketLimits = configuration.webSocketLimits
         let sessions = SessionTable(idleSeconds: configuration.sessionIdleTimeout)
         scenarios = ScenarioStore(sessions: sessions)
         rateLimiter = RateLimiter(sessions: sessions)
@@ -211,7 +213,9 @@ final class RequestHandler: HTTPResponder {
             }
             requested = found
         }
-        let session = request.headers[mockNames.session] ?? SessionTable.defaultSession
+        let session = request.headers[mockNames.session]
+            ?? (route.takesSessionQuery ? request.queryItems?.first { $0.name == "session" }?.value : nil)
+            ?? SessionTable.defaultSession
         guard session.utf8.count <= SessionTable.maximumIDLength else {
             let violation = "header \(MockHeader.session) is longer than \(SessionTable.maximumIDLength) bytes"
             let response = ServerJSON.error(.badRequest, violation, headers: [(MockHeader.endpoint, route.id)])
@@ -376,6 +380,9 @@ final class RequestHandler: HTTPResponder {
                 return journaled(response, entry(request, endpoint: route.id, selection: selection, status: 500,
                                                  reason: message), scenario: play.name)
             }
+        case .webSocket(let script):
+            let delay = latency.delay(fixed: play.delayMs, latency: play.latency, extra: profile?.latency)
+            return upgrade(request, to: script, route: route, selection: selection, delayMs: delay)
         case .sequence:
             // ScenarioStore.select never returns a sequence as the play.
             let response = ServerJSON.error(.internalServerError, "sequence \(play.name) has no steps")
