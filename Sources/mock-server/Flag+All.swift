@@ -118,6 +118,20 @@ extension Flag {
                 options.configuration.cors = .anyOrigin
             }
         },
+        Flag(names: ["--ws-max-message"], value: "<n>",
+             help: "Largest message a WebSocket client may send, in bytes (default 1048576); a larger one closes the "
+                + "socket with 1009",
+             places: [.serve]) { options, text throws(UsageError) in
+            let bytes = try RecordOptions.bytes(text ?? "", flag: "--ws-max-message")
+            guard bytes > 0 else { throw UsageError("--ws-max-message: a message of 0 bytes would refuse every message") }
+            options.configuration.webSocketLimits.maxMessageBytes = bytes
+        },
+        Flag(names: ["--ws-idle"], value: "<s>",
+             help: "Close a WebSocket with 1001 after this many seconds without a message either way (default 300)",
+             places: [.serve]) { options, text throws(UsageError) in
+            let seconds = try RecordOptions.seconds(text ?? "", flag: "--ws-idle")
+            options.configuration.webSocketLimits.idleSeconds = max(1, Int(seconds.rounded(.up)))
+        },
         Flag(names: ["--threads"], value: "<n>",
              help: "Event-loop threads (default: one per CPU the process may use, at most 4)",
              places: [.serve, .record]) { options, text throws(UsageError) in

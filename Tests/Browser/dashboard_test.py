@@ -45,10 +45,13 @@ def check(name):
 class Server:
     """mock-server on a free port, serving a scratch copy of the repository's contracts and fixtures."""
 
-    def __init__(self, *arguments):
+    def __init__(self, *arguments, contracts=None):
         self.folder = tempfile.mkdtemp(prefix="dashboard-test-")
         for name in ("Contracts", "Fixtures"):
             shutil.copytree(os.path.join(ROOT, name), os.path.join(self.folder, name))
+        if contracts:  # another folder's contracts in place of the repository's
+            shutil.rmtree(os.path.join(self.folder, "Contracts"))
+            shutil.copytree(os.path.join(ROOT, contracts), os.path.join(self.folder, "Contracts"))
         self.process = subprocess.Popen(
             [BINARY, "--port", "0", "--log", "text", "--contracts", self.folder + "/Contracts",
              "--fixtures", self.folder + "/Fixtures"] + list(arguments),
@@ -426,9 +429,72 @@ def main():
             assert not problems, problems
 
         context.close()
-        browser.close()
         proxied.stop()
         backend.stop()
+
+        # Streams: Chromium's own WebSocket and EventSource against Tests/Streams/Contracts, and the Server tab's
+        # open streams with its box to send a message.
+        streams = Server(contracts="Tests/Streams/Contracts")
+        problems.clear()
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        watch(page, problems)
+
+        @check("the browser's EventSource reads a contract's events, with their ids")
+        def _():
+            page.goto(streams.dashboard_link())
+            wait_live(page)
+            got = page.evaluate("""() => new Promise((resolve, reject) => {
+                const source = new EventSource('/ticks?session=browser');
+                const events = [];
+                source.onmessage = (event) => {
+                    events.push([event.data, event.lastEventId]);
+                    if (events.length === 2) { source.close(); resolve(events); }
+                };
+                setTimeout(() => reject(new Error('events so far: ' + JSON.stringify(events))), 5000);
+            })""")
+            assert got == [["one", "1"], ["two", "2"]], got
+            # Closing the EventSource aborts its request (the stream is kept open): that one is ours.
+            page.wait_for_timeout(100)
+            problems[:] = [problem for problem in problems if "/ticks?session=browser net::ERR_ABORTED" not in problem]
+            assert not problems, problems
+
+        @check("the browser's WebSocket gets the greeting, a reply by JSON pointer, and a push from the Server tab")
+        def _():
+            page.evaluate("""() => new Promise((resolve, reject) => {
+                window.received = [];
+                const socket = new WebSocket(`ws://${location.host}/chat?session=tab-1`, ['chat.v1']);
+                window.socket = socket;
+                socket.onmessage = (event) => {
+                    window.received.push(event.data);
+                    if (window.received.length === 1) socket.send(JSON.stringify({ type: 'ping' }));
+                    if (window.received.length === 2) resolve();
+                };
+                socket.onerror = () => reject(new Error('the socket failed'));
+                setTimeout(() => reject(new Error('received: ' + JSON.stringify(window.received))), 5000);
+            })""")
+            assert page.evaluate("window.received") == ['{"type":"welcome"}', '{"type":"pong"}']
+            assert page.evaluate("window.socket.protocol") == "chat.v1"
+            page.get_by_role("tab", name="Server").click()
+            page.wait_for_selector('#streams td:text-is("tab-1")', timeout=3000)
+            assert page.locator('#streams td:text-is("websocket")').count() == 1
+            page.select_option("#stream-endpoint", "chat")
+            page.select_option("#stream-session", "tab-1")
+            page.fill("#stream-message", "hello from the dashboard")
+            page.locator("#stream-send").click()
+            # Polled from here: the page's CSP forbids the eval that wait_for_function uses.
+            deadline = time.monotonic() + 3
+            while page.evaluate("window.received.length") < 3 and time.monotonic() < deadline:
+                page.wait_for_timeout(20)
+            assert page.evaluate("window.received[2]") == "hello from the dashboard"
+            page.get_by_role("tab", name="Journal").click()
+            page.wait_for_selector('#rows span.message:text-is("→ text")', timeout=3000)
+            page.wait_for_selector('#rows span.message:text-is("← text")', timeout=3000)
+            assert not problems, problems
+
+        context.close()
+        browser.close()
+        streams.stop()
 
     failed = [name for name, error in results if error]
     print("browser test: %.1f s" % (time.monotonic() - started))

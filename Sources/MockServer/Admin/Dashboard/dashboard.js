@@ -156,6 +156,7 @@
     try { sessionStorage.setItem('mock-server-tab', tab.id); } catch (e) { /* ignore */ }
     if (tab.id === 'tab-data') { loadSessions().catch(failed); loadResources().catch(failed); }
     if (tab.id === 'tab-scenarios') loadContracts().catch(failed);
+    if (tab.id === 'tab-server') loadStreams().catch(failed);
   }
   for (const tab of tabs) {
     tab.addEventListener('click', () => selectTab(tab, false));
@@ -279,6 +280,55 @@
         renderVerify(null, data.responseMsg || data.error || 'The drift check did not run.');
       }
     } catch (error) { failed(error); } finally { button.disabled = false; }
+  });
+
+  // ---------------------------------------------------------------- open streams
+  let openStreams = [];
+
+  function renderStreams() {
+    const box = $('streams');
+    if (!openStreams.length) {
+      box.replaceChildren(el('p', { class: 'hint', text: 'No stream is open.' }));
+    } else {
+      box.replaceChildren(el('table', { class: 'streams' }, [
+        el('thead', {}, el('tr', {}, ['#', 'Endpoint', 'Kind', 'Session', 'Opened'].map((name) => el('th', { text: name })))),
+        el('tbody', {}, openStreams.map((stream) => el('tr', {}, [
+          el('td', { class: 'num', text: String(stream.number) }), el('td', { class: 'mono', text: stream.endpoint }),
+          el('td', { text: stream.kind }), el('td', { class: 'mono', text: stream.session || 'default' }),
+          el('td', { text: clockTime(stream.opened) })]))),
+      ]));
+    }
+    const endpoints = [...new Set(openStreams.map((stream) => stream.endpoint))];
+    const chosen = $('stream-endpoint').value;
+    $('stream-endpoint').replaceChildren(...endpoints.map((id) => el('option', { value: id, text: id, selected: id === chosen })));
+    const sessions = [...new Set(openStreams.map((stream) => stream.session))];
+    const session = $('stream-session').value;
+    $('stream-session').replaceChildren(el('option', { value: '', text: 'every session' }),
+      ...sessions.map((id) => el('option', { value: id, text: id || 'default', selected: id === session })));
+    $('stream-send').disabled = endpoints.length === 0;
+  }
+
+  async function loadStreams() {
+    openStreams = (await api('GET', 'streams')).data;
+    renderStreams();
+  }
+
+  $('refresh-streams').addEventListener('click', () => loadStreams().catch(failed));
+
+  $('stream-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const endpoint = $('stream-endpoint').value;
+    const text = $('stream-message').value;
+    const stream = openStreams.find((item) => item.endpoint === endpoint);
+    if (!stream) return;
+    // A WebSocket takes a text message; an event stream an event's data.
+    const body = stream.kind === 'websocket' ? { text } : { data: text };
+    const session = $('stream-session').value;
+    const query = session === '' ? '' : '?session=' + encodeURIComponent(session);
+    try {
+      const { data } = await api('POST', `streams/${encodeURIComponent(endpoint)}/send${query}`, body);
+      toast(`Sent to ${data.sent} stream(s) of ${endpoint}.`);
+    } catch (error) { failed(error); }
   });
 
   // ---------------------------------------------------------------- network conditions
@@ -552,8 +602,15 @@
     return true;
   }
 
+  // A stream's message: which way it went and what it was, where a request shows its status.
+  function messageLabel(message) {
+    return (message.direction === 'received' ? '← ' : '→ ') + message.kind;
+  }
+
   function fillRow(row, entry) {
-    const status = entry.fault
+    const status = entry.message
+      ? el('span', { class: 'message', text: messageLabel(entry.message), title: entry.reason || entry.body || '' })
+      : entry.fault
       ? el('span', { class: 'fault', text: entry.fault })
       : el('span', { class: entry.status ? 'status-' + Math.floor(entry.status / 100) : '', text: String(entry.status ?? '—') });
     const broken = entry.violations && entry.violations.length > 0;
@@ -574,8 +631,9 @@
       el('td', { class: 'clip', text: entry.scenario || '', title: entry.scenario }),
       el('td', { class: 'status' }, [status, broken ? ' ' : null,
         broken ? el('span', { class: 'badge', text: 'contract broken', title: entry.violations.join('; ') }) : null]),
-      el('td', { class: 'num' + (entry.durationMs === undefined ? ' pending' : ''), text: milliseconds(entry.durationMs) }),
-      el('td', { class: 'num', text: entry.bytesSent === undefined ? '…' : String(entry.bytesSent) }));
+      el('td', { class: 'num' + (entry.durationMs === undefined && !entry.message ? ' pending' : ''),
+        text: entry.message ? '' : milliseconds(entry.durationMs) }),
+      el('td', { class: 'num', text: entry.message ? String(entry.bodySize) : entry.bytesSent === undefined ? '…' : String(entry.bytesSent) }));
   }
 
   function upsert(entry, quiet) {
@@ -830,7 +888,7 @@
 
   // ---------------------------------------------------------------- start
   async function refreshAll() {
-    await Promise.all([loadHealth(), loadContracts(), loadSessions(), loadConditions(), loadVerify()]);
+    await Promise.all([loadHealth(), loadContracts(), loadSessions(), loadConditions(), loadVerify(), loadStreams()]);
   }
 
   async function start() {
