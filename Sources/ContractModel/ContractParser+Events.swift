@@ -2,7 +2,7 @@ extension ContractParser {
     // MARK: - events
 
     /// A scenario's `"events"` (``EventScript``): a list of events, or the fixture file that holds one; and its
-    /// `"afterLast"`, `close` (the default) or `keepOpen`.
+    /// `"afterLast"`, `close` (the default), `keepOpen`, `reset` or `stall`.
     mutating func parseEvents(_ value: JSONValue?, afterLast: JSONValue?, at path: String) -> EventScript? {
         guard let value else { return nil }
         var end = EventScript.AfterLast.close

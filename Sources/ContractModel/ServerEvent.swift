@@ -127,6 +127,10 @@ package struct EventScript: Sendable, Equatable {
         case close
         /// It stays open, sending a comment now and then, until the client leaves.
         case keepOpen
+        /// The connection is reset (TCP RST): a stream that breaks after its events, as a dropped network does.
+        case reset
+        /// It stays open and sends nothing more, not even a keep-alive: a stream that stalls.
+        case stall
     }
 
     package let source: Source

@@ -125,6 +125,10 @@ extension Connection {
             if isOpen, case .active = phase, outbound.isEmpty, inbound.hasUnconsumed { process() }
         case .dropped:
             close()
+        case .reset:
+            // What was queued goes first, as far as the socket takes it; then the reset.
+            _ = outbound.flush(to: fd)
+            close(reset: true)
         }
     }
 
@@ -159,7 +163,8 @@ extension Connection {
         loop.poller.modify(fd, newInterest)
     }
 
-    func close() {
+    /// Closes the connection: politely, or with a TCP reset (`reset`, SO_LINGER 0).
+    func close(reset: Bool = false) {
         guard isOpen else { return }
         stream?.body.cancel()
         stream = nil
@@ -170,6 +175,6 @@ extension Connection {
         delayed = nil
         pending.take()?.reply.cancel()
         loop.forget(self)
-        POSIX.close(fd)
+        if reset { POSIX.abort(fd) } else { POSIX.close(fd) }
     }
 }

@@ -14,6 +14,8 @@ public final class ReplyStream: Sendable {
         var finished = false
         /// The consumer is gone, or fell too far behind: sends are refused.
         var dropped = false
+        /// The producer asked for a TCP reset once the queued chunks are written (``reset()``).
+        var resetting = false
         /// The source has something new since the connection last asked it.
         var notified = false
         /// A finished stream with a source asks it once more, for what it had not been asked for yet.
@@ -101,6 +103,18 @@ public final class ReplyStream: Sendable {
         waker.map { $0.loop.connectionReady(fd: $0.fd) }
     }
 
+    /// Ends the connection with a TCP reset once the queued chunks are written: a stream that breaks, for fault
+    /// injection.
+    public func reset() {
+        let waker = state.withValue { state -> Waker? in
+            guard !state.finished, !state.dropped else { return nil }
+            state.finished = true
+            state.resetting = true
+            return state.waker
+        }
+        waker.map { $0.loop.connectionReady(fd: $0.fd) }
+    }
+
     /// Whether sends are still accepted.
     public var isOpen: Bool { state.withValue { !$0.dropped && !$0.finished } }
 
@@ -110,6 +124,8 @@ public final class ReplyStream: Sendable {
     enum Pending {
         case chunks([[UInt8]])
         case finished
+        /// Finished by ``reset()``: abort the connection.
+        case reset
         case dropped
         case nothing
     }
@@ -134,7 +150,7 @@ public final class ReplyStream: Sendable {
                 }
                 if state.finished && (source == nil || state.askedLast) {
                     state.waker = nil
-                    return .finished
+                    return state.resetting ? .reset : .finished
                 }
                 if state.finished {
                     state.askedLast = true

@@ -13,7 +13,10 @@ import TestSupport
              {"data": "one"},
              {"event": "tick", "data": "two", "id": "2", "delayMs": 200},
              {"data": "three\\nlines", "id": "3", "retry": 500, "delayMs": 200}]},
-             {"name": "fromFile", "expect": "success", "events": "chat/answer.json", "afterLast": "keepOpen"}]},
+             {"name": "fromFile", "expect": "success", "events": "chat/answer.json", "afterLast": "keepOpen"},
+             {"name": "breaks", "expect": "success", "events": [{"data": "one"}, {"data": "two", "delayMs": 50}],
+              "afterLast": "reset"},
+             {"name": "stalls", "expect": "success", "events": [{"data": "one"}], "afterLast": "stall"}]},
           {"id": "ask", "method": "POST", "path": "/ask",
            "request": {"body": {"type": "json", "fields": {"prompt": "string"}}},
            "scenarios": [{"name": "success", "expect": "success", "template": true, "events": [
@@ -57,6 +60,28 @@ import TestSupport
                 let start = at("data: one")
                 #expect(abs(at("data: two") - start - 0.2) < 0.05, "\(chunks.map(\.at))")
                 #expect(abs(at("data: three") - start - 0.4) < 0.05, "\(chunks.map(\.at))")
+            }
+        }
+    }
+
+    @Test func afterLastReset_ResetsTheConnection_AfterItsEvents_AndStall_SendsNothingMore() async throws {
+        try await withChat { server in
+            try await offThePool {
+                let broken = try RawClient(port: server.port, timeout: 5)
+                broken.send("GET /ticks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Mock-Scenario: breaks\r\n\r\n")
+                let (bytes, end) = broken.readToEnd()
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(text.contains("data: one\n\n") && text.contains("data: two\n\n"), "\(text)")
+                #expect(!text.contains("0\r\n\r\n"), "no last chunk: the stream never ended well")
+                #expect(end == .reset)
+                let stalled = try RawClient(port: server.port, timeout: 5)
+                stalled.send("GET /ticks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Mock-Scenario: stalls\r\n\r\n")
+                var received = ""
+                while !received.contains("data: one\n\n"), let more = stalled.readSome() {
+                    received += String(decoding: more, as: UTF8.self)
+                }
+                Thread.sleep(forTimeInterval: 0.3)
+                #expect(stalled.isOpenAndSilent)
             }
         }
     }
