@@ -15,6 +15,8 @@ extension OpenAPIExporter {
         ]
         if !endpoint.whenState.isEmpty { mock["whenState"] = .object(endpoint.whenState.mapValues(JSONValue.string)) }
         if let limit = endpoint.rateLimit { mock["rateLimit"] = ContractWriter.rateLimit(limit) }
+        if endpoint.isWebSocket { mock["websocket"] = .bool(true) }
+        if !endpoint.subprotocols.isEmpty { mock["subprotocols"] = .strings(endpoint.subprotocols) }
         let ignored = endpoint.request.headers.filter { MockExtension.headersOpenAPIIgnores.contains($0.key.lowercased()) }
         if !ignored.isEmpty { mock["requestHeaders"] = ContractWriter.fieldTypes(ignored) }
         operation[MockExtension.key] = .object(mock)
@@ -139,12 +141,37 @@ extension OpenAPIExporter {
         for (index, scenario) in endpoint.scenarios.enumerated() {
             // A resource's `store` is documented by what the store answers (OpenAPIExporter+Resources).
             let isStore = endpoint.resource != nil && scenario.name == Resource.storeScenario
+            if scenario.webSocket != nil {
+                var draft = responses[101] ?? ResponseDraft()
+                draft.notes.append("Scenario `\(scenario.name)`\(index == 0 ? " (the default)" : ""): Switching Protocols "
+                    + "to a WebSocket (RFC 6455) that the operation's x-mock scenario scripts"
+                    + (endpoint.subprotocols.isEmpty ? "." : ", with the subprotocols " + endpoint.subprotocols.joined(separator: ", ") + "."))
+                responses[101] = draft
+                continue
+            }
             guard let status = scenario.status, !isStore else { continue }
             var draft = responses[status] ?? ResponseDraft()
             var note = "Scenario `\(scenario.name)`\(index == 0 ? " (the default)" : "")"
             if let description = scenario.description { note += ": " + description }
             for (name, value) in scenario.headers.sorted(by: { $0.key < $1.key }) {
                 draft.headers[name] = ResponseDraft.header(example: value)
+            }
+            if let events = scenario.events {
+                draft.notes.append(note + " (server-sent events).")
+                var media = draft.content[Self.eventStream] ?? ResponseDraft.MediaDraft()
+                media.servedByScenarios = true
+                media.schemaSources = nil
+                media.schema = .object(["type": .string("string")])
+                switch events.source {
+                case .inline(let list):
+                    let stream = list.map { String(decoding: $0.encoded(), as: UTF8.self) }.joined()
+                    media.examples[scenario.name] = .object(["value": .string(stream)])
+                case .fixture(let path):
+                    media.examples[scenario.name] = .object(["summary": .string("the events of the fixture \(path)")])
+                }
+                draft.content[Self.eventStream] = media
+                responses[status] = draft
+                continue
             }
             guard let body = scenario.body else {
                 draft.notes.append(note + " (an empty body).")
@@ -178,6 +205,9 @@ extension OpenAPIExporter {
         }
     }
 
+    /// The media type of a server-sent event stream.
+    static let eventStream = "text/event-stream"
+
     /// The answers the mock server gives by itself: 400 for a request that breaks the contract (or names
     /// an unknown scenario), 401 without a bearer token, 404 for a fixture path no file matches, 500 for a
     /// template that cannot be filled in.
@@ -191,6 +221,10 @@ extension OpenAPIExporter {
         if endpoint.scenarios.contains(where: { $0.body.map(FixturePath.placeholders(in:))?.isEmpty == false }) {
             responses[404, default: ResponseDraft()].addMockError(
                 "The mock's own: no fixture file for the request's parameters.")
+        }
+        if endpoint.isWebSocket {
+            responses[426, default: ResponseDraft()].addMockError(
+                "The mock's own: a request without Upgrade: websocket, or with a Sec-WebSocket-Version other than 13.")
         }
         if endpoint.scenarios.contains(where: \.isTemplate) {
             responses[500, default: ResponseDraft()].addMockError(

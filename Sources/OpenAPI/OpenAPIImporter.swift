@@ -206,6 +206,8 @@ package struct OpenAPIImporter {
         }
         if let whenState = mock?["whenState"] { endpoint["whenState"] = whenState }
         if let rateLimit = mock?["rateLimit"] { endpoint["rateLimit"] = rateLimit }
+        if let webSocket = mock?["websocket"] { endpoint["websocket"] = webSocket }
+        if let subprotocols = mock?["subprotocols"] { endpoint["subprotocols"] = subprotocols }
         if contentType != "application/json" { endpoint["response"] = .object(["contentType": .string(contentType)]) }
         guard !scenarios.isEmpty else {
             plan.report.skip(file, Pointer.appending(pointer, "responses"), "no response can be mocked (only 1xx, or "

@@ -60,6 +60,38 @@ import Testing
         #expect(expected.contains { $0.contains("rateLimit RateLimit(limit: 5") }, "the comparison sees the rate limit")
     }
 
+    /// Streams: an event stream is documented as `text/event-stream` with its events as the example, a WebSocket
+    /// endpoint as a 101 with `websocket` in its x-mock; both come back the same.
+    @Test func exportThenImport_KeepsStreamsAndDocumentsThem() throws {
+        let contracts = try ScratchContracts(contracts: [("live.json", #"""
+            {"domain": "live", "endpoints": [
+              {"id": "ticks", "method": "GET", "path": "/ticks", "scenarios": [
+                {"name": "success", "expect": "success", "events": [{"data": "one", "id": "1"}, {"data": "two", "delayMs": 50}],
+                 "afterLast": "reset"}]},
+              {"id": "chat", "method": "GET", "path": "/chat", "websocket": true, "subprotocols": ["chat.v1"], "scenarios": [
+                {"name": "success", "expect": "success", "onConnect": [{"text": "hi"}], "echo": true},
+                {"name": "refused", "status": 401, "expect": "requestErr"}]}]}
+            """#)], fixtures: [])
+        let original = try ContractLoader.load(contractsDirectory: contracts.contracts, fixturesDirectory: contracts.fixtures)
+        let document = OpenAPIExporter(contracts: original).document()
+        let ticks = try #require(document["paths"]?["/ticks"]?["get"]?["responses"]?["200"]?["content"]?["text/event-stream"])
+        #expect(ticks["examples"]?["success"]?["value"]?.stringValue == "id: 1\ndata: one\n\ndata: two\n\n")
+        let chat = try #require(document["paths"]?["/chat"]?["get"])
+        #expect(chat["x-mock"]?["websocket"]?.boolValue == true)
+        #expect(chat["x-mock"]?["subprotocols"] == .strings(["chat.v1"]))
+        #expect(chat["responses"]?["101"]?["description"]?.stringValue?.contains("WebSocket") == true)
+        #expect(chat["responses"]?["426"] != nil)
+        let file = try OpenAPITestFiles.temporaryDocument("live.json", String(decoding: document.prettyPrinted(), as: UTF8.self))
+        let (scratch, outcome) = try OpenAPITestFiles.importing(file)
+        let imported = try ContractLoader.load(contractsDirectory: scratch.contracts, fixturesDirectory: scratch.fixtures)
+        #expect(imported.contracts.flatMap(\.endpoints) == original.contracts.flatMap(\.endpoints).map { endpoint in
+            var same = endpoint
+            same.description = imported.contracts.flatMap(\.endpoints).first { $0.id == endpoint.id }?.description
+            return same
+        })
+        #expect(outcome.report.skipped.isEmpty, "\(outcome.report.skipped)")
+    }
+
     @Test func exportThenImport_WritesEveryFixtureAndSeedBack() throws {
         let (original, imported, scratch, _) = try roundTrip()
         var files: Set<String> = []
