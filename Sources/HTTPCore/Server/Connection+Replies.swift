@@ -113,6 +113,10 @@ extension Connection {
                 guard body.isOpen else { return pullStream() }
                 pullScheduled = true
                 schedule(at: nextPull)
+            } else if isOpen, outbound.isEmpty {
+                // All written: see at once whether more came, or the end, and be woken for what comes later (a
+                // connection that forgot its waker, ``ReplyStream/forgetWaker()``, has none until then).
+                pullStream()
             }
         case .finished:
             stream = nil

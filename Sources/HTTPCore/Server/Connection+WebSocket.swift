@@ -16,6 +16,9 @@ extension Connection {
                     return close()
                 }
             }
+            // Replies sent while the frames are handled go out in one write after them, with no wake-up.
+            channel.output.forgetWaker()
+            defer { pullStream() }
             while let event = nextFrameEvent() {
                 switch event {
                 case .message(let message): channel.handler.received(message, on: channel)

@@ -200,6 +200,12 @@ public final class ReplyStream: Sendable {
         return (bytes, parts)
     }
 
+    /// Forgets the waker: the connection is awake and pulls itself (``Connection/pullStream()``) once it has done
+    /// what may send, so that sends made meanwhile on its own thread cost no wake-up.
+    func forgetWaker() {
+        state.withValue { $0.waker = nil }
+    }
+
     /// Whether a waker is remembered (for tests: an ended stream must hold none).
     var holdsWaker: Bool { state.withValue { $0.waker != nil } }
 

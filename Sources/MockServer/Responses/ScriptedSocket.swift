@@ -67,9 +67,9 @@ final class ScriptedSocket: WebSocketHandler {
 
     /// A message from a test or the dashboard (`POST /__mock/streams/{id}/send`): sent now, and journaled.
     func push(_ message: WebSocketMessage, on channel: WebSocketChannel) -> Bool {
-        guard channel.send(message) else { return false }
+        guard channel.isOpen else { return false }
         journal.record(.sent, message)
-        return true
+        return channel.send(message)
     }
 
     /// Sends `messages` in order, each after its delay, after any batch still waiting; then closes, if asked.
@@ -84,8 +84,10 @@ final class ScriptedSocket: WebSocketHandler {
                 await previous?.value
                 for outgoing in messages {
                     if outgoing.delayMs > 0 { try? await Task.sleep(nanoseconds: UInt64(outgoing.delayMs) * 1_000_000) }
-                    guard !Task.isCancelled, channel.send(outgoing.message) else { break }
+                    // Journaled first, so that the journal never shows a client's answer before what it answered.
+                    guard !Task.isCancelled, channel.isOpen else { break }
                     journal.record(.sent, outgoing.message)
+                    guard channel.send(outgoing.message) else { break }
                 }
                 if thenClose && !Task.isCancelled { closeByScript(channel) }
                 state.withValue { $0.pending -= 1 }
@@ -93,7 +95,10 @@ final class ScriptedSocket: WebSocketHandler {
             return true
         }
         guard !queued else { return }
-        for outgoing in messages where channel.send(outgoing.message) { journal.record(.sent, outgoing.message) }
+        for outgoing in messages where channel.isOpen {
+            journal.record(.sent, outgoing.message)
+            channel.send(outgoing.message)
+        }
         if thenClose { closeByScript(channel) }
     }
 
