@@ -51,9 +51,10 @@ struct Flag: Sendable {
         for flag in all where flag.places.contains(place) {
             let head = String(repeating: " ", count: indent) + flag.synopsis
             var words = flag.help.split(separator: " ").map(String.init)
-            var line = head.count + 2 <= column ? head + String(repeating: " ", count: column - head.count) : head
-            if line.count > column {
-                lines.append(line)
+            // A synopsis that leaves no two spaces before the help's column gets a line of its own.
+            var line = head + String(repeating: " ", count: max(0, column - head.count))
+            if head.count + 2 > column {
+                lines.append(head)
                 line = String(repeating: " ", count: column)
             }
             var first = true

@@ -149,3 +149,19 @@ import Testing
         #expect(health.hasSuffix("slow, success, requestErr, pathErr, serverErr, malformed, hang, flaky"), "\(health)")
     }
 }
+
+/// The help's options: each synopsis two spaces or more from its text, or on a line of its own.
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutableHelpTests {
+    @Test func everyOption_IsSetApartFromItsHelp() async throws {
+        let help = try await ExecutableTests.run(["--help"])
+        #expect(help.status == 0)
+        let options = help.output.split(separator: "\n").filter { $0.hasPrefix("  -") }
+        #expect(options.count > 30)
+        // The names (`-h, --help`), the value words (`<n>`, `[<origin>]`, `<junit|json> <file>`), then two spaces and
+        // the help, or nothing.
+        let shape = #/  -\S+(, -\S+)?( [<\[]\S+)*(  +\S.*)?/#
+        for line in options {
+            #expect(String(line).wholeMatch(of: shape) != nil, "glued to its help: \(line)")
+        }
+    }
+}
