@@ -22,9 +22,9 @@ extension ResourceQuery {
         fields: [String: FieldType]
     ) throws(Problem) -> ResourceQuery {
         var query = ResourceQuery()
+        guard !items.isEmpty else { return query }
         var sortTerms: [Substring] = []
         var orders: [Substring]?
-        let known = "known fields: " + fields.keys.sorted().joined(separator: ", ")
         for (name, value) in items {
             switch name {
             case "_sort":
@@ -43,7 +43,7 @@ extension ResourceQuery {
                     throw Problem(#"unsupported parameter "\#(name)"; supported: \#(supported)"#)
                 }
                 guard let type = fields[name] else {
-                    throw Problem(#"unknown field "\#(name)" in a filter; \#(known)"#)
+                    throw Problem(#"unknown field "\#(name)" in a filter; \#(known(fields))"#)
                 }
                 guard type.accepts(text: value) else {
                     throw Problem(#"filter "\#(name)" expects \#(type.kind.rawValue), not "\#(value)""#)
@@ -51,15 +51,19 @@ extension ResourceQuery {
                 query.filters.append((field: name, value: value))
             }
         }
-        query.sort = try sortFields(sortTerms, orders: orders, fields: fields, known: known)
+        query.sort = try sortFields(sortTerms, orders: orders, fields: fields)
         return query
+    }
+
+    /// "known fields: a, b", for a problem's message (made only for one).
+    private static func known(_ fields: [String: FieldType]) -> String {
+        "known fields: " + fields.keys.sorted().joined(separator: ", ")
     }
 
     private static func sortFields(
         _ terms: [Substring],
         orders: [Substring]?,
-        fields: [String: FieldType],
-        known: String
+        fields: [String: FieldType]
     ) throws(Problem) -> [(field: String, descending: Bool)] {
         var sort: [(field: String, descending: Bool)] = []
         for term in terms {
@@ -67,7 +71,7 @@ extension ResourceQuery {
             let field = String(descending ? term.dropFirst() : term)
             guard fields[field] != nil else {
                 let shown = field.isEmpty ? "an empty field" : #"unknown field "\#(field)""#
-                throw Problem("_sort: \(shown); \(known)")
+                throw Problem("_sort: \(shown); \(known(fields))")
             }
             if descending, orders != nil {
                 throw Problem(#"_sort "\#(term)": give directions with a leading '-' or with _order, not both"#)

@@ -56,7 +56,13 @@ package struct ResourceQuery: Sendable, Equatable {
     /// - Parameter items: The resource's items, in storage order.
     /// - Returns: The page, and the number of items that passed the filters (for `X-Total-Count`).
     package func apply(to items: [JSONValue]) -> (page: [JSONValue], total: Int) {
-        var kept = items
+        let (indices, total) = positions(in: items)
+        return (indices.map { items[$0] }, total)
+    }
+
+    /// ``apply(to:)`` as positions in `items`: which items the page holds, in its order, and how many matched.
+    package func positions(in items: [JSONValue]) -> (page: [Int], total: Int) {
+        var kept = Array(items.indices)
         if !filters.isEmpty {
             // Each field once with all its values: a repeated field's values are alternatives.
             var groups: [(field: String, values: [String])] = []
@@ -67,19 +73,17 @@ package struct ResourceQuery: Sendable, Equatable {
                     groups.append((field: filter.field, values: [filter.value]))
                 }
             }
-            kept = items.filter { Self.matches($0, groups) }
+            kept = kept.filter { Self.matches(items[$0], groups) }
         }
         if !sort.isEmpty {
-            let keyed = kept.enumerated().map { position, item in
-                (keys: sort.map { Self.member($0.field, of: item) }, position: position, item: item)
-            }
+            let keyed = kept.map { position in (keys: sort.map { Self.member($0.field, of: items[position]) }, position: position) }
             kept = keyed.sorted { left, right in
                 for (index, field) in sort.enumerated() {
                     let order = Self.compare(left.keys[index], right.keys[index])
                     if order != 0 { return field.descending ? order > 0 : order < 0 }
                 }
                 return left.position < right.position  // stable: ties keep storage order
-            }.map(\.item)
+            }.map(\.position)
         }
         let total = kept.count
         guard let size = limit ?? (page == nil ? nil : Self.defaultLimit) else { return (kept, total) }

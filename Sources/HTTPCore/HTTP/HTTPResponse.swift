@@ -175,17 +175,30 @@ public enum HTTPResponseEncoder {
     /// response; the contract loader reports such names and values before they get here.
     public static func fields(_ fields: [(name: String, value: String)]) -> [UInt8] {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 })
         for (name, value) in fields {
-            bytes.reserveCapacity(bytes.count + name.utf8.count + value.utf8.count + 4)
-            for byte in name.utf8 where HeadParser.isTokenByte(byte) { bytes.append(byte) }
+            // Copied whole when every byte may stay, as nearly every name and value is; else byte by byte.
+            if name.utf8.allSatisfy(HeadParser.isTokenByte) {
+                bytes.append(contentsOf: name.utf8)
+            } else {
+                for byte in name.utf8 where HeadParser.isTokenByte(byte) { bytes.append(byte) }
+            }
             bytes.append(UInt8(ascii: ":"))
             bytes.append(UInt8(ascii: " "))
-            for byte in value.utf8 where byte >= 0x20 && byte != 0x7F || byte == 9 { bytes.append(byte) }
+            if value.utf8.allSatisfy(isValueByte) {
+                bytes.append(contentsOf: value.utf8)
+            } else {
+                for byte in value.utf8 where isValueByte(byte) { bytes.append(byte) }
+            }
             bytes.append(13)
             bytes.append(10)
         }
         return bytes
     }
+
+    /// A byte a field value may hold: no control character but HTAB.
+    @inline(__always)
+    private static func isValueByte(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != 0x7F || byte == 9 }
 
     /// `100 Continue`, for a request that sent `Expect: 100-continue`.
     public static let continueHead: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)

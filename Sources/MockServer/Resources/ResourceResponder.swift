@@ -22,9 +22,10 @@ struct ResourceResponder: Sendable {
         request: HTTPRequest,
         itemID: String?,
         session: String,
-        naming: [(name: String, value: String)]
+        naming: [(name: String, value: String)],
+        namingFields: [UInt8]
     ) -> HTTPResponse {
-        let answer = Answer(resource: resource, naming: naming)
+        let answer = Answer(resource: resource, naming: naming, namingFields: namingFields)
         do {
             return try respond(operation, of: resource, request: request, itemID: itemID, session: session, answer: answer)
         } catch {
@@ -46,14 +47,25 @@ struct ResourceResponder: Sendable {
         case .list:
             let query: ResourceQuery
             do {
-                query = try ResourceQuery.parse(request.queryItems ?? [],
-                                                fields: resource.queryableFields)
+                // Without a query, the fields (a dictionary made per call) are not needed.
+                let items = request.queryItems ?? []
+                query = items.isEmpty ? ResourceQuery() : try ResourceQuery.parse(items, fields: resource.queryableFields)
             } catch {
                 return answer.error(.badRequest, error.message)
             }
-            let (page, total) = try store.withCollection(resource, session: session) { query.apply(to: $0.items) }
+            // The page written from its items' JSON as the collection keeps it: an item is written once per change.
+            let (page, total) = try store.withCollection(resource, session: session) { collection -> ([UInt8], Int) in
+                let (positions, total) = query.positions(in: collection.items)
+                var bytes: [UInt8] = [UInt8(ascii: "[")]
+                for (number, position) in positions.enumerated() {
+                    if number > 0 { bytes.append(UInt8(ascii: ",")) }
+                    bytes += collection.encodedItem(at: position).bytes
+                }
+                bytes.append(UInt8(ascii: "]"))
+                return (bytes, total)
+            }
             answer.headers.append(("X-Total-Count", String(total)))
-            return answer.value(.ok, .array(page))
+            return answer.value(.ok, serialized: page)
         case .create:
             return try create(resource, request: request, session: session, answer: answer)
         case .read, .replace, .update, .delete:
@@ -239,20 +251,47 @@ struct ResourceResponder: Sendable {
         let naming: [(name: String, value: String)]
         var headers: [(name: String, value: String)] = []
 
-        init(resource: Resource, naming: [(name: String, value: String)]) {
+        /// ``naming`` as the head writes it, encoded once at load.
+        let namingFields: [UInt8]
+
+        init(resource: Resource, naming: [(name: String, value: String)], namingFields: [UInt8]) {
             self.resource = resource
             self.naming = naming
+            self.namingFields = namingFields
+        }
+
+        /// The status line and the fields every JSON answer has, written once for the usual statuses.
+        private static let okHead = HTTPResponseEncoder.statusAndFields(.ok, jsonFields)
+        private static let createdHead = HTTPResponseEncoder.statusAndFields(.created, jsonFields)
+        private static let jsonFields = [(name: "Content-Type", value: "application/json; charset=utf-8"),
+                                         (name: "Cache-Control", value: "no-store")]
+
+        /// A JSON answer's head: the fixed part, this answer's ``headers``, then ``namingFields``.
+        private func jsonHead(_ status: HTTPStatus) -> [UInt8] {
+            let fixed = switch status.code {
+            case 200: Self.okHead
+            case 201: Self.createdHead
+            default: HTTPResponseEncoder.statusAndFields(status, Self.jsonFields)
+            }
+            return fixed + HTTPResponseEncoder.fields(headers) + namingFields
         }
 
         /// - Parameter serialized: `value` already written, to send as is when the shape is bare.
         func value(_ status: HTTPStatus, _ value: JSONValue, serialized: [UInt8]? = nil) -> HTTPResponse {
+            self.value(status, serialized: serialized ?? value.serialized)
+        }
+
+        /// A value already written as JSON, bare or in the envelope. The envelope is written as the JSON writer writes
+        /// an object, keys in order: `{"data":…,"responseMsg":…,"status":…}`, with the value's bytes spliced in.
+        func value(_ status: HTTPStatus, serialized: [UInt8]) -> HTTPResponse {
             switch resource.shape {
             case .bare:
-                return .json(status, serialized ?? value.serialized, headers: headers + naming)
+                return HTTPResponse(status: status, head: jsonHead(status), body: serialized)
             case .envelope:
-                let body: JSONValue = .object(["status": .number(Double(status.code)), "responseMsg": .string(status.reason),
-                                               "data": value])
-                return .json(status, body.serialized, headers: headers + naming)
+                let rest = JSONValue.object(["status": .number(Double(status.code)), "responseMsg": .string(status.reason)])
+                    .serialized
+                let body = Array(#"{"data":"#.utf8) + serialized + [UInt8(ascii: ",")] + rest.dropFirst()
+                return HTTPResponse(status: status, head: jsonHead(status), body: body)
             }
         }
 

@@ -29,6 +29,9 @@ final class ScenarioPlay: Sendable {
     let setState: String?
     /// Whether it has a `when` (its rules are compiled with the route's, ``Route/ruleSets``).
     let hasRules: Bool
+    /// `X-Mock-Endpoint` and `X-Mock-Scenario` as a head writes them, for answers whose head is made per request (a
+    /// resource's).
+    let namingFields: [UInt8]
     let action: Action
 
     /// Whether playing it changes a session: a sequence moves on, a state is set, a template's counter counts.
@@ -67,6 +70,7 @@ final class ScenarioPlay: Sendable {
         dribble = nil
         setState = nil
         hasRules = !scenario.when.isEmpty
+        namingFields = []
         action = .sequence(steps, scenario.sequence ?? ScenarioSequence(steps: [], afterLast: .repeatLast))
     }
 
@@ -87,6 +91,7 @@ final class ScenarioPlay: Sendable {
         hasRules = !scenario.when.isEmpty
         let contentType = ("Content-Type", scenario.contentType ?? endpoint.contentType)
         let names = MockHeader.naming(endpoint: endpoint.id, scenario: scenario.name)
+        namingFields = HTTPResponseEncoder.fields(names)
         if scenario.proxy {
             action = .proxy
             return

@@ -1,3 +1,4 @@
+import ContractModel
 import Foundation
 import MockServer
 import Testing
@@ -65,6 +66,28 @@ import TestSupport
             #expect(sorted.header("X-Total-Count") == "4")
             let bad = try client.get("/api/cart/items?colour=red")
             #expect(bad.status == 400 && bad.text.contains("productId"))
+        }
+    }
+
+    /// A list in the envelope is the bytes the JSON writer gives the whole answer, keys sorted, though its items are
+    /// spliced in from their kept JSON.
+    @Test func anEnvelopedList_IsWrittenAsTheJSONWriterWritesIt() async throws {
+        let contract = #"{"domain": "q", "resources": [{"id": "notes", "path": "/api/notes", "shape": "envelope", "#
+            + #""fields": {"text": "string", "n": "number"}, "seed": "notes.json"}]}"#
+        let seed = #"[{"id": 1, "text": "é q/", "n": 1.5}, {"id": 2, "text": "b", "n": 2}]"#
+        let folder = try ScratchContracts(contracts: [("q.json", contract)], fixtures: [("notes.json", seed)])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port)
+                let list = try client.get("/api/notes?_sort=-n")
+                let items = try JSONValue.parse(Array(seed.utf8))
+                guard case .array(let all) = items else { Issue.record("seed"); return }
+                let expected = JSONValue.object(["status": .number(200), "responseMsg": .string("OK"),
+                                                 "data": .array(all.reversed())]).serialized
+                #expect(list.text == String(decoding: expected, as: UTF8.self))
+                let empty = try client.get("/api/notes?text=none")
+                #expect(empty.text == #"{"data":[],"responseMsg":"OK","status":200}"#)
+            }
         }
     }
 
