@@ -41,6 +41,13 @@ public final class UpstreamProxy: UpstreamRelay {
 
     package func relay(_ request: HTTPRequest, isWanted: @escaping @Sendable () -> Bool,
                        completion: @escaping @Sendable (RelayOutcome) -> Void) {
+        relay(request, isWanted: isWanted, streamingBodies: true, completion: completion)
+    }
+
+    /// ``relay(_:isWanted:completion:)``, choosing whether a large or open-ended body streams on as it arrives
+    /// (``RelayOutcome/stream(_:body:)``) or is read whole (the drift check, which compares it).
+    package func relay(_ request: HTTPRequest, isWanted: @escaping @Sendable () -> Bool, streamingBodies: Bool,
+                       completion: @escaping @Sendable (RelayOutcome) -> Void) {
         if upstream.isSecure && bridge == nil {
             return completion(.failure("an https:// target needs the TLS bridge (\(TLSBridge.executableName))"))
         }
@@ -49,7 +56,39 @@ public final class UpstreamProxy: UpstreamRelay {
         let accepted = pool.submit { [client, recording, bridge] in
             // Its client left while it waited in the queue: nobody would read the answer.
             guard isWanted() else { return }
-            switch client.exchange(bytes, method: request.method) {
+            let streamed = StreamedBody(keepingUpTo: recording?.maxBodyBytes)
+            // A large or open-ended body goes on as it arrives, at the client's pace (the TLS bridge hands over whole
+            // responses, so its are read whole).
+            let streaming: UpstreamClient.Streaming? = bridge != nil || !streamingBodies ? nil : { head, length in
+                guard length.map({ $0 > Self.streamingThreshold }) ?? true else { return nil }
+                let stream = ReplyStream(limit: Self.streamedQueueBytes, length: length)
+                streamed.stream = stream
+                completion(.stream(Self.relayed(head), body: stream))
+                return { bytes in
+                    streamed.keep(bytes)
+                    return stream.sendWaiting(bytes)
+                }
+            }
+            switch client.exchange(bytes, method: request.method, streaming: streaming) {
+            case .success(let response) where response.streamed:
+                streamed.stream?.finish()
+                guard let recording else { return }
+                guard let body = streamed.copy else {
+                    return POSIX.writeLine("mock-server: \(request.method) \(request.path): not recorded, its response body "
+                        + "exceeds --max-record-bytes \(recording.maxBodyBytes) (it was relayed intact)", toStandardError: true)
+                }
+                var whole = response
+                whole.body = body
+                if let skipped = recording.add(Self.exchange(request, whole)) {
+                    POSIX.writeLine("mock-server: " + skipped, toStandardError: true)
+                }
+            case .failure(let failure) where streamed.stream != nil:
+                // The head went out already: the client sees the body cut short by a reset, as from the backend.
+                streamed.stream?.reset()
+                if failure != .clientLeft {
+                    POSIX.writeLine("mock-server: \(request.method) \(request.path): the backend's body broke off: \(failure)",
+                                    toStandardError: true)
+                }
             case .success(let response) where bridge != nil && Self.bridgeFailure(response) != nil:
                 completion(.failure(Self.bridgeFailure(response) ?? ""))
             case .failure(let failure) where bridge?.exit != nil:
@@ -89,6 +128,29 @@ public final class UpstreamProxy: UpstreamRelay {
     }
 
     // MARK: - Relaying
+
+    /// A body larger than this (or of no announced length) streams on as it arrives, rather than being read whole.
+    static let streamingThreshold = 1 << 20
+    /// What a streamed body may hold in memory waiting for its client, besides the sockets' buffers.
+    static let streamedQueueBytes = 256 * 1024
+
+    /// A streamed response's stream, and a copy of its body for the recording while that fits `--max-record-bytes`.
+    private final class StreamedBody {
+        var stream: ReplyStream?
+        private let limit: Int?
+        /// `nil` once past the limit, or when nothing records.
+        private(set) var copy: [UInt8]?
+
+        init(keepingUpTo limit: Int?) {
+            self.limit = limit
+            copy = limit == nil ? nil : []
+        }
+
+        func keep(_ bytes: [UInt8]) {
+            guard let limit, copy != nil else { return }
+            if (copy?.count ?? 0) + bytes.count > limit { copy = nil } else { copy? += bytes }
+        }
+    }
 
     /// Fields the server's encoder writes itself for every response, and `Via`, sent on with this hop added.
     private static let replaced: Set<String> = ["content-length", "date", "via"]

@@ -39,7 +39,8 @@ struct VerifyRunner {
             for field in request.headers { headers.append(name: field.name, value: field.value) }
             let message = HTTPRequest(method: .init(rawValue: request.method), target: request.target, headers: headers,
                                       body: request.body)
-            proxy.relay(message, isWanted: { true }, completion: { outcome in
+            // Bodies read whole: the judge compares them.
+            proxy.relay(message, isWanted: { true }, streamingBodies: false, completion: { outcome in
                 let milliseconds = Double(POSIX.monotonicNanoseconds() - started) / 1_000_000
                 switch outcome {
                 case .failure(let reason) where reason == UpstreamFailure.overloaded.description:
@@ -47,6 +48,10 @@ struct VerifyRunner {
                 case .failure(let reason):
                     finish(index, VerifyResult(verifyCase: item, verdict: .drift(["no answer: \(reason)"]),
                                                milliseconds: milliseconds))
+                case .stream(_, let body):
+                    // Not asked for above; a stream would need a socket to read.
+                    body.cancel()
+                    finish(index, VerifyResult(verifyCase: item, verdict: .notVerified("the body was streamed")))
                 case .response(let response, _):
                     var fields: [(name: String, value: String)] = []
                     HeadFields.forEach(in: response.head) { name, value in

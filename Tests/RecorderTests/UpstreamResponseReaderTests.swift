@@ -102,4 +102,37 @@ struct UpstreamResponseReaderTests {
         }
         #expect(detail.contains("exceeds"))
     }
+
+    /// Streaming: the body handed out as it arrives, in any pieces, the same bytes as read whole; its end by framing.
+    @Test(arguments: [
+        ("HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nhello world", true),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n", true),
+        ("HTTP/1.0 200 OK\r\n\r\nhello world", false),
+    ])
+    func streaming_HandsOutTheBodyAsItArrives(text: String, endsByFraming: Bool) throws {
+        for piece in [1, 3, 7, 1000] {
+            var reader = UpstreamResponseReader(requestMethod: "GET")
+            let bytes = Array(text.utf8)
+            var body: [UInt8] = []
+            var done = false
+            for start in stride(from: 0, to: bytes.count, by: piece) {
+                guard try reader.append(bytes[start..<min(start + piece, bytes.count)]) else { continue }
+                let (part, ended) = try reader.takeBody()
+                body += part
+                done = ended
+            }
+            #expect(reader.headResponse?.status == 200)
+            if !endsByFraming {
+                #expect(!done)
+                try reader.finishStreaming()
+            }
+            #expect(done == endsByFraming, "piece \(piece)")
+            #expect(String(decoding: body, as: UTF8.self) == "hello world", "piece \(piece)")
+        }
+        // A length-framed body cut short by the close is an error, not an end.
+        var cut = UpstreamResponseReader(requestMethod: "GET")
+        _ = try cut.append(Array("HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nhello".utf8))
+        _ = try cut.takeBody()
+        #expect(throws: UpstreamFailure.self) { try cut.finishStreaming() }
+    }
 }

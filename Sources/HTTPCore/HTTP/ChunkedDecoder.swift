@@ -22,6 +22,14 @@ public struct ChunkedDecoder: Sendable {
 
     public init(limits: HTTPLimits) { self.limits = limits }
 
+    /// Hands out the body decoded so far and forgets it, for a reader that streams the body on (its limit then
+    /// applies to what is held at once).
+    public mutating func takeBody() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &body)
+        return taken
+    }
+
     /// Consumes bytes from `bytes`; returns how many were consumed, and whether the body ended.
     public mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(HTTPParseError) -> (consumed: Int, done: Bool) {
         var index = 0

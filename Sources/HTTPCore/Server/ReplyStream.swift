@@ -16,6 +16,8 @@ public final class ReplyStream: Sendable {
         var dropped = false
         /// The producer asked for a TCP reset once the queued chunks are written (``reset()``).
         var resetting = false
+        /// A producer sleeps in ``sendWaiting(_:)`` until the queue has room.
+        var producerWaits = false
         /// The source has something new since the connection last asked it.
         var notified = false
         /// A finished stream with a source asks it once more, for what it had not been asked for yet.
@@ -41,10 +43,15 @@ public final class ReplyStream: Sendable {
     private let source: (any ReplyStreamSource)?
     private let state = Locked(State())
 
-    public init(limit: Int = 1 << 20) {
+    /// Wakes a producer that waits for room (``sendWaiting(_:)``).
+    private let room = Condition()
+
+    /// A pushed stream: at most `limit` bytes wait for the connection; `length` when the body's size is known (the head
+    /// announces it, and the producer sends exactly that many bytes or resets the stream).
+    public init(limit: Int = 1 << 20, length: Int? = nil) {
         self.limit = limit
         interval = 0
-        length = nil
+        self.length = length
         source = nil
     }
 
@@ -77,6 +84,43 @@ public final class ReplyStream: Sendable {
         }
         waker.map { $0.loop.connectionReady(fd: $0.fd) }
         return accepted
+    }
+
+    /// Queues `bytes` as the next part of the body, waiting (blocking the calling thread, never an event loop's)
+    /// while the queue holds `limit` bytes or more: a producer as fast as its source (a relayed download) goes at the
+    /// client's pace, and the memory it holds stays bounded.
+    /// - Returns: `false` when the consumer is gone: stop sending.
+    public func sendWaiting(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty else { return isOpen }
+        while true {
+            let (outcome, waker) = state.withValue { state -> (Bool?, Waker?) in
+                guard !state.dropped, !state.finished else { return (false, nil) }
+                guard state.bytes == 0 || state.bytes + bytes.count <= limit else { return (nil, nil) }
+                let wasEmpty = state.chunks.isEmpty
+                state.chunks.append(bytes)
+                state.bytes += bytes.count
+                return (true, wasEmpty ? state.waker : nil)
+            }
+            waker.map { $0.loop.connectionReady(fd: $0.fd) }
+            if let outcome { return outcome }
+            // Full: sleep until the connection takes what waits (or leaves). Checked again under `room`'s lock, which
+            // the connection takes to wake it after changing the state, so no wake-up is lost in between.
+            room.withLock {
+                while state.withValue({ state in
+                    let full = !state.dropped && !state.finished && state.bytes > 0 && state.bytes + bytes.count > limit
+                    state.producerWaits = full
+                    return full
+                }) {
+                    room.wait()
+                }
+            }
+        }
+    }
+
+    /// Wakes a producer waiting in ``sendWaiting(_:)`` once the state changed, if one waits.
+    private func wakeProducer(_ waits: Bool) {
+        guard waits else { return }
+        room.withLock { room.broadcast() }
     }
 
     /// Tells a stream with a source that the source has something new: the connection asks for it as soon
@@ -135,6 +179,8 @@ public final class ReplyStream: Sendable {
     /// waker: a waker holds its loop, and a producer such as the journal may hold the stream long after.
     func take(waker: Waker?) -> Pending {
         var rest = false
+        var producerWaits = false
+        defer { wakeProducer(producerWaits) }
         while true {
             let pending = state.withValue { state -> Pending? in
                 if state.dropped {
@@ -146,6 +192,7 @@ public final class ReplyStream: Sendable {
                     state.chunks = []
                     state.bytes = 0
                     state.waker = waker
+                    producerWaits = state.producerWaits
                     return .chunks(chunks)
                 }
                 if state.finished && (source == nil || state.askedLast) {
@@ -215,14 +262,17 @@ public final class ReplyStream: Sendable {
     /// Whether the source is a body with an end (``ReplyStreamSource/hasEnd``).
     var hasEnd: Bool { source?.hasEnd ?? false }
 
-    /// The connection is gone: refuse further sends.
-    func cancel() {
-        state.withValue { state in
+    /// The connection is gone, or nobody will read the stream: refuse further sends (a producer waiting for room
+    /// wakes and stops).
+    public func cancel() {
+        let waits = state.withValue { state -> Bool in
             state.dropped = true
             state.chunks = []
             state.bytes = 0
             state.waker = nil
+            return state.producerWaits
         }
+        wakeProducer(waits)
     }
 }
 

@@ -25,6 +25,9 @@ package enum RelayReplies {
                 pending.complete(Reply(.stream(response, body), note: final))
             case .response(let response, nil):
                 pending.complete(Reply(.respond(response), note: final))
+            case .stream(let response, let body):
+                // Nobody waits any more (the client left, or the wait timed out): the relay stops at its next part.
+                if !pending.complete(Reply(.stream(response, body), note: final)) { body.cancel() }
             case .failure(let reason):
                 final.reason = "upstream \(target): \(reason)"
                 pending.complete(Reply(.respond(badGateway(target: target, reason: reason)), note: final))

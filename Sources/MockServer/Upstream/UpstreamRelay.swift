@@ -26,6 +26,9 @@ package enum RelayOutcome: Sendable {
     /// The backend's response, hop-by-hop fields removed and `Via` added; for a HEAD request, the length the
     /// backend announced for the body it did not send.
     case response(HTTPResponse, announcedLength: Int?)
+    /// The backend's response head, its body following on `body` as it arrives (a large or open-ended body, relayed
+    /// at the client's pace); the head has no body of its own.
+    case stream(HTTPResponse, body: ReplyStream)
     /// No usable response: DNS, connection refused, timeout, connection reset, bad response.
     case failure(String)
 }

@@ -24,11 +24,23 @@ struct UpstreamClient: Sendable {
     /// Methods a request may be sent again with (RFC 9110 §9.2.2), when a kept connection closed before answering.
     private static let idempotent: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete]
 
-    func exchange(_ bytes: [UInt8], method: HTTPRequest.Method) -> Result<UpstreamResponse, UpstreamFailure> {
+    /// Where a body goes as it arrives, once the head is read: each part in order; `false` stops the exchange (the
+    /// client left).
+    typealias BodySink = ([UInt8]) -> Bool
+
+    /// Chooses, once a response's head is read and its body is still to come, whether the body streams on: given the
+    /// head (without a body) and the length it announces (`nil`: chunked, or until the close), a sink, or `nil` to
+    /// read the body whole.
+    typealias Streaming = (UpstreamResponse, Int?) -> BodySink?
+
+    /// - Parameter streaming: Decides whether a body streams on as it arrives (the response returned then has
+    ///   ``UpstreamResponse/streamed`` set and no body); `nil` reads every body whole.
+    func exchange(_ bytes: [UInt8], method: HTTPRequest.Method, streaming: Streaming? = nil)
+        -> Result<UpstreamResponse, UpstreamFailure> {
         if let kept = idle.take() {
             let started = POSIX.monotonicNanoseconds()
             var outcome: (Result<UpstreamResponse, UpstreamFailure>, keep: Bool)?
-            if send(bytes, on: kept) == nil { outcome = receive(on: kept, method: method, started: started) }
+            if send(bytes, on: kept) == nil { outcome = receive(on: kept, method: method, started: started, streaming: streaming) }
             switch outcome {
             case (.success(let response), let keep)?:
                 if keep { idle.put(kept) } else { POSIX.close(kept) }
@@ -41,7 +53,7 @@ struct UpstreamClient: Sendable {
                 POSIX.close(kept)
             }
         }
-        return exchangeOnNewConnection(bytes, method: method)
+        return exchangeOnNewConnection(bytes, method: method, streaming: streaming)
     }
 
     /// Whether `failure` says the connection closed before any byte of an answer.
@@ -50,7 +62,7 @@ struct UpstreamClient: Sendable {
         return false
     }
 
-    private func exchangeOnNewConnection(_ bytes: [UInt8], method: HTTPRequest.Method)
+    private func exchangeOnNewConnection(_ bytes: [UInt8], method: HTTPRequest.Method, streaming: Streaming?)
         -> Result<UpstreamResponse, UpstreamFailure> {
         let addresses: [SocketAddress]
         switch POSIX.resolve(host: host, port: port) {
@@ -67,7 +79,7 @@ struct UpstreamClient: Sendable {
             POSIX.close(fd)
             return .failure(failure)
         }
-        let (result, keep) = receive(on: fd, method: method, started: started)
+        let (result, keep) = receive(on: fd, method: method, started: started, streaming: streaming)
         if keep { idle.put(fd) } else { POSIX.close(fd) }
         return result
     }
@@ -96,7 +108,7 @@ struct UpstreamClient: Sendable {
 
     /// - Parameter started: When the request's first byte was sent (monotonic), for ``UpstreamResponse/headMs``.
     /// - Returns: The response or why there is none, and whether the connection may carry another request.
-    private func receive(on fd: Int32, method: HTTPRequest.Method, started: UInt64)
+    private func receive(on fd: Int32, method: HTTPRequest.Method, started: UInt64, streaming: Streaming?)
         -> (Result<UpstreamResponse, UpstreamFailure>, keep: Bool) {
         var reader = UpstreamResponseReader(requestMethod: method)
         var headMs: Double?
@@ -104,6 +116,13 @@ struct UpstreamClient: Sendable {
             var response = response
             response.headMs = headMs ?? Double(POSIX.monotonicNanoseconds() - started) / 1_000_000
             return response
+        }
+        // Once chosen: the body goes here as it arrives, and the reader keeps none of it.
+        var sink: BodySink?
+        var streamed: UpstreamResponse? {
+            var head = reader.headResponse.map(timed)
+            head?.streamed = true
+            return head
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var until = deadline()
@@ -113,9 +132,24 @@ struct UpstreamClient: Sendable {
                 switch result {
                 case .bytes(let count):
                     until = deadline()
+                    if let sink {
+                        _ = try reader.append(chunk[0..<count])
+                        let (bytes, done) = try reader.takeBody()
+                        guard bytes.isEmpty || sink(bytes) else { return (.failure(.clientLeft), false) }
+                        if done, let head = streamed { return (.success(head), reader.keepsConnection) }
+                        continue
+                    }
                     let response = try reader.feed(chunk[0..<count])
                     if headMs == nil && reader.hasHead {
                         headMs = Double(POSIX.monotonicNanoseconds() - started) / 1_000_000
+                        // The body is still to come: the caller may have it stream on, starting with what is read.
+                        if response == nil, let streaming, let head = reader.headResponse,
+                           let chosen = streaming(timed(head), reader.announcedBodyLength) {
+                            sink = chosen
+                            let (bytes, done) = try reader.takeBody()
+                            guard bytes.isEmpty || chosen(bytes) else { return (.failure(.clientLeft), false) }
+                            if done, let head = streamed { return (.success(head), reader.keepsConnection) }
+                        }
                     }
                     if let response { return (.success(timed(response)), reader.keepsConnection) }
                 case .wouldBlock:
@@ -123,6 +157,10 @@ struct UpstreamClient: Sendable {
                         return (.failure(Self.failure(error, timeout: timeout)), false)
                     }
                 case .closed:
+                    if sink != nil {
+                        try reader.finishStreaming()
+                        if let head = streamed { return (.success(head), false) }
+                    }
                     return (.success(timed(try reader.finish())), false)
                 }
             } catch {

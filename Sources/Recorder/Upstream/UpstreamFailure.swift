@@ -13,6 +13,8 @@ public enum UpstreamFailure: Error, Equatable, CustomStringConvertible {
     case failed(String)
     /// The proxy's queue is full: more requests wait for the target than it takes.
     case overloaded
+    /// The client left while its response was streamed to it: the rest was not read.
+    case clientLeft
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum UpstreamFailure: Error, Equatable, CustomStringConvertible {
         case .badResponse(let detail): "bad response: \(detail)"
         case .failed(let detail): "connection failed: \(detail)"
         case .overloaded: "too many requests are waiting for the target"
+        case .clientLeft: "the client left while the response was relayed"
         }
     }
 

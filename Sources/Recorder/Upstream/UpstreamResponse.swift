@@ -12,4 +12,6 @@ public struct UpstreamResponse: Sendable, Equatable {
     public var body: [UInt8]
     /// Milliseconds from the request's first byte sent to the head read (set by ``UpstreamClient``).
     public var headMs: Double?
+    /// The body went on to a ``UpstreamClient/BodySink`` as it arrived: ``body`` is empty.
+    public var streamed = false
 }

@@ -61,6 +61,70 @@ struct UpstreamResponseReader {
         }
     }
 
+    // MARK: - Streaming the body on
+
+    /// The status line and header fields, as a response without a body, once they are read.
+    var headResponse: UpstreamResponse? { response(body: []) }
+
+    /// The body's length when the head announced one; `nil` for a chunked body or one that ends at the close.
+    var announcedBodyLength: Int? {
+        if case .length(let length) = state { return length }
+        return nil
+    }
+
+    /// Takes the next bytes without keeping the body: reads the head if it is complete.
+    /// - Returns: Whether the head is read.
+    mutating func append(_ bytes: some Collection<UInt8>) throws(UpstreamFailure) -> Bool {
+        buffer.append(contentsOf: bytes)
+        while case .head = state {
+            guard try readHead() else { return false }
+        }
+        return true
+    }
+
+    /// After the head: the body bytes read since the last call, decoded, and whether the body is complete.
+    mutating func takeBody() throws(UpstreamFailure) -> (bytes: [UInt8], done: Bool) {
+        switch state {
+        case .head:
+            return ([], false)
+        case .length(let remaining):
+            let count = min(remaining, buffer.count)
+            let bytes = Array(buffer.prefix(count))
+            buffer.removeFirst(count)
+            state = .length(remaining - count)
+            guard remaining == count else { return (bytes, false) }
+            keepsConnection = keepsConnection && buffer.isEmpty
+            return (bytes, true)
+        case .chunked(var decoder):
+            let outcome = buffer.withUnsafeBytes { raw in
+                Result { () throws(HTTPParseError) in try decoder.consume(raw).done }
+            }
+            buffer = []
+            switch outcome {
+            case .failure(let error): throw .badResponse("chunked body: \(error.reason)")
+            case .success(let done):
+                let bytes = decoder.takeBody()
+                state = .chunked(decoder)
+                return (bytes, done)
+            }
+        case .untilClose:
+            var bytes: [UInt8] = []
+            swap(&bytes, &buffer)
+            return (bytes, false)
+        }
+    }
+
+    /// The connection closed while a body was streamed: fine for a body that ends at the close, else the reason it
+    /// is incomplete.
+    func finishStreaming() throws(UpstreamFailure) {
+        switch state {
+        case .untilClose: return
+        case .head: throw .badResponse("closed in the middle of the response head")
+        case .length(let remaining): throw .badResponse("closed with \(remaining) body bytes still to come")
+        case .chunked: throw .badResponse("closed before the last chunk")
+        }
+    }
+
     /// The connection closed: the response if its end was the close, else the reason it is incomplete.
     mutating func finish() throws(UpstreamFailure) -> UpstreamResponse {
         switch state {

@@ -1,3 +1,4 @@
+import Foundation
 @testable import HTTPCore
 import Testing
 import TestSupport
@@ -21,6 +22,30 @@ struct ReplyStreamTests {
         #expect(!stream.send(Array(repeating: 2, count: 5)), "11 bytes waiting is over the limit")
         #expect(!stream.isOpen && !stream.send([3]))
         guard case .dropped = stream.take(waker: nil) else { Issue.record("expected the drop"); return }
+    }
+
+    /// A producer that sends faster than the connection takes waits for room instead of dropping it, and a
+    /// consumer that leaves wakes it with a refusal.
+    @Test func sendWaiting_WaitsForRoom_AndStopsWhenTheConsumerLeaves() throws {
+        let stream = ReplyStream(limit: 100)
+        let sent = Locked(0)
+        let producer = Thread {
+            for _ in 0..<10 where stream.sendWaiting([UInt8](repeating: 1, count: 60)) { sent.withValue { $0 += 1 } }
+        }
+        producer.start()
+        // One part fits; the second would pass the limit, so the producer waits.
+        try pollUntil { sent.withValue { $0 } == 1 }
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(sent.withValue { $0 } == 1)
+        guard case .chunks(let first) = stream.take(waker: nil) else { Issue.record("no chunks"); return }
+        #expect(first.count == 1)
+        try pollUntil { sent.withValue { $0 } == 2 }
+        // Nothing is dropped while it waits, and the consumer leaving ends the wait.
+        #expect(stream.isOpen)
+        stream.cancel()
+        try pollUntil { !producer.isExecuting }
+        #expect(sent.withValue { $0 } == 2)
+        #expect(!stream.sendWaiting([1]))
     }
 
     @Test func takingFreesRoom() {

@@ -1,0 +1,71 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `mock-server --proxy` relays a large body as it arrives, at the client's pace: the whole body, byte for byte, with
+/// the server's memory far below the body's size.
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct ExecutableProxyStreamingTests {
+    private static let size = 32 << 20
+
+    /// Reads a whole response to `GET /download` from `port`: its head, and the body's length and whether every byte
+    /// is the backend's (de-chunked when chunked). Slowly at first, as a client on a poor network.
+    private func download(port: UInt16) throws -> (head: String, length: Int, intact: Bool) {
+        let client = try RawClient(port: port, timeout: 20, receiveBuffer: 16 * 1024)
+        client.send("GET /download HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        var bytes: [UInt8] = []
+        var reads = 0
+        while let more = client.readSome() {
+            bytes += more
+            reads += 1
+            if reads < 50 { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        guard let end = bytes.firstRange(of: [13, 10, 13, 10]) else { return ("", 0, false) }
+        let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self)
+        var body = Array(bytes[end.upperBound...])
+        if head.lowercased().contains("transfer-encoding: chunked") { body = Self.dechunked(body) }
+        let intact = body.enumerated().allSatisfy { $0.element == BigBodyServer.byte(at: $0.offset) }
+        return (head, body.count, intact)
+    }
+
+    private static func dechunked(_ bytes: [UInt8]) -> [UInt8] {
+        var body: [UInt8] = []
+        var index = 0
+        while let lineEnd = bytes[index...].firstRange(of: [13, 10]) {
+            let size = Int(String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self), radix: 16) ?? 0
+            if size == 0 { break }
+            body += bytes[lineEnd.upperBound..<lineEnd.upperBound + size]
+            index = lineEnd.upperBound + size + 2
+        }
+        return body
+    }
+
+    /// The server's peak resident memory, in MiB, where /proc tells it.
+    private func peakMiB(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kib / 1024
+    }
+
+    @Test(arguments: [false, true])
+    func aLargeBody_IsRelayedWhole_WithoutTheServerHoldingIt(chunked: Bool) async throws {
+        let backend = try BigBodyServer(size: Self.size, chunked: chunked)
+        defer { backend.stop() }
+        try await offThePool {
+            let server = try RunningExecutable(["--proxy", "http://127.0.0.1:\(backend.port)", "--log", "off",
+                                                "--contracts", ContractCatalog.contractsDirectory,
+                                                "--fixtures", ContractCatalog.fixturesDirectory])
+            defer { server.stop() }
+            let before = peakMiB(server.process.processIdentifier)
+            let (head, length, intact) = try download(port: server.port)
+            #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+            #expect(head.contains(chunked ? "Transfer-Encoding: chunked" : "Content-Length: \(Self.size)"), "\(head)")
+            #expect(length == Self.size)
+            #expect(intact)
+            if let before, let after = peakMiB(server.process.processIdentifier) {
+                // The body is 32 MiB; what the server holds of it at once is a few hundred KiB.
+                #expect(after - before < 12, "peak memory grew from \(before) to \(after) MiB")
+            }
+        }
+    }
+}
