@@ -9,7 +9,7 @@ import HTTPCore
 /// with a symbolic link in the tree, or out of inotify instances) every use checks the file's
 /// modification time and size with one `stat`, and re-reads it when they changed.
 final class FixtureStore: Sendable {
-    private final class Entry: Sendable {
+    fileprivate final class Entry: Sendable {
         let path: String
         let modified: Int
         let size: Int
@@ -17,6 +17,9 @@ final class FixtureStore: Sendable {
         /// The file parsed as a template, per scenario (``ScenarioPlay/serial``, whose context it was parsed
         /// in): parsed on first use, dropped with the entry when the file changes.
         let templates = Locked<[Int: Result<ResponseTemplate, ResponseTemplate.Problem>]>([:])
+        /// Per scenario: the last rendering of the template, with the request values it was made from
+        /// (``TemplateRenderer/requestValues(_:_:)``); dropped with the entry when the file changes.
+        let renders = Locked<[Int: (values: [String?], bytes: [UInt8])]>([:])
 
         init(path: String, modified: Int, size: Int, bytes: [UInt8]) {
             self.path = path
@@ -177,17 +180,49 @@ final class FixtureStore: Sendable {
     func template(at relativePath: String, for play: ScenarioPlay)
         -> Result<Result<ResponseTemplate, ResponseTemplate.Problem>, Unavailable>
     {
+        renderable(at: relativePath, for: play).map(\.template)
+    }
+
+    /// A template as ``template(at:for:)`` finds it, and the memo of its last rendering for `play`.
+    struct Renderable {
+        let template: Result<ResponseTemplate, ResponseTemplate.Problem>
+        fileprivate let entry: Entry
+        let serial: Int
+
+        fileprivate init(template: Result<ResponseTemplate, ResponseTemplate.Problem>, entry: Entry, serial: Int) {
+            self.template = template
+            self.entry = entry
+            self.serial = serial
+        }
+
+        /// The bytes last rendered from exactly these request values, if any.
+        func rendered(from values: [String?]) -> [UInt8]? {
+            entry.renders.withValue { renders in
+                guard let last = renders[serial], last.values == values else { return nil }
+                return last.bytes
+            }
+        }
+
+        /// Keeps `bytes` as the rendering of `values` (in place of the last one).
+        func remember(_ bytes: [UInt8], from values: [String?]) {
+            entry.renders.withValue { $0[serial] = (values, bytes) }
+        }
+    }
+
+    func renderable(at relativePath: String, for play: ScenarioPlay) -> Result<Renderable, Unavailable> {
         // A template at a fixed path is found by the scenario's place, as a fixed fixture's bytes are: no hash of
         // its path on every request.
         let remembered = !play.hasPathPlaceholders && relativePath == play.fixture   // not the fallback
         let found = remembered ? entry(at: relativePath, rememberedAs: play.serial) : entry(at: relativePath)
         return found.map { entry in
-            if let parsed = entry.templates.withValue({ $0[play.serial] }) { return parsed }
+            if let parsed = entry.templates.withValue({ $0[play.serial] }) {
+                return Renderable(template: parsed, entry: entry, serial: play.serial)
+            }
             let parsed = Result { () throws(ResponseTemplate.Problem) in
                 try ResponseTemplate.parse(entry.bytes, context: play.templateContext)
             }
             entry.templates.withValue { $0[play.serial] = parsed }
-            return parsed
+            return Renderable(template: parsed, entry: entry, serial: play.serial)
         }
     }
 

@@ -60,17 +60,27 @@ struct ResponseBodies: Sendable {
         guard play.isTemplate else {
             return fixture(path, fallback: fallback, read: fixtures.bytes(at:))
         }
-        let template = fixture(path, fallback: fallback) { fixtures.template(at: $0, for: play) }
-        switch template {
+        let found = fixture(path, fallback: fallback) { fixtures.renderable(at: $0, for: play) }
+        switch found {
         case .failure(let failure):
             return .failure(failure)
-        case .success(.failure(let problem)):
-            return .failure(.template(message: "the template \(path) is broken: \(problem)"))
-        case .success(.success(let template)):
+        case .success(let renderable):
+            guard case .success(let template) = renderable.template else {
+                if case .failure(let problem) = renderable.template {
+                    return .failure(.template(message: "the template \(path) is broken: \(problem)"))
+                }
+                return .failure(.template(message: "the template \(path) is broken"))
+            }
             let input = TemplateInput(pathParameters: parameters, query: query, headers: request.headers,
                                       body: request.body, contentType: request.headers["content-type"],
                                       counter: counter, now: POSIX.wallClock())
-            return TemplateRenderer.render(template, input).mapError { missing in
+            // A template that reads only the request's path, query and header values gives the same bytes for the
+            // same values: the last rendering is kept, and sent again while they repeat.
+            let values = TemplateRenderer.requestValues(template, input)
+            if let values, let known = renderable.rendered(from: values) { return .success(known) }
+            let rendered = TemplateRenderer.render(template, input)
+            if let values, case .success(let bytes) = rendered { renderable.remember(bytes, from: values) }
+            return rendered.mapError { missing in
                 .template(message: "no value for \(missing.placeholder) in the template \(path), and no default "
                     + "(write one after a |)")
             }

@@ -52,6 +52,25 @@ enum TemplateRenderer {
         return .success(output)
     }
 
+    /// The values `template` reads of the request (path, query and header values, in its placeholders' order; `nil`
+    /// where the request has none), when it reads nothing else: such a template gives the same bytes for the same
+    /// values, so its last rendering can be kept. `nil` for one that reads the body, the time, a UUID or the counter.
+    static func requestValues(_ template: ResponseTemplate, _ input: TemplateInput) -> [String?]? {
+        var values: [String?] = []
+        values.reserveCapacity(template.pieces.count / 2 + 1)
+        for piece in template.pieces {
+            guard case .placeholder(let placeholder) = piece else { continue }
+            switch placeholder.source {
+            case .path(let name): values.append(input.pathParameters[name])
+            case .query(let name): values.append(input.query.first { $0.name == name }?.value)
+            case .header(let name): values.append(input.headers[name])
+            case .literal: break
+            case .body, .now, .nowEpoch, .uuid, .counter: return nil
+            }
+        }
+        return values
+    }
+
     private enum Value {
         case text(String)
         case json(JSONValue)

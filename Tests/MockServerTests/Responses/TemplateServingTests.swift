@@ -27,6 +27,38 @@ import TestSupport
         }
     }
 
+    /// A template that reads only the request's values keeps its last rendering; one that reads the counter or a
+    /// UUID never does; an edited fixture is rendered afresh.
+    @Test func aRepeatedRendering_IsTheSame_UntilAValueOrTheFileChanges() async throws {
+        let contract = """
+            {"domain": "memo", "endpoints": [
+              {"id": "pure", "method": "GET", "path": "/pure", "request": {"query": {"n": "integer"}},
+               "scenarios": [{"name": "success", "status": 200, "body": "pure.json", "template": true, "expect": "success"}]},
+              {"id": "fresh", "method": "GET", "path": "/fresh",
+               "scenarios": [{"name": "success", "status": 200, "body": "fresh.json", "template": true, "expect": "success"}]}]}
+            """
+        let folder = try ScratchContracts(contracts: [("memo.json", contract)], fixtures: [
+            ("pure.json", #"{"n": {{query.n}}, "agent": "{{header.X-Agent|none}}"}"#),
+            ("fresh.json", #"{"count": {{counter}}, "id": "{{uuid}}"}"#),
+        ])
+        try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port)
+                #expect(try client.get("/pure?n=1").text == #"{"n": 1, "agent": "none"}"#)
+                #expect(try client.get("/pure?n=1").text == #"{"n": 1, "agent": "none"}"#)
+                #expect(try client.get("/pure?n=2").text == #"{"n": 2, "agent": "none"}"#)
+                #expect(try client.get("/pure?n=2", headers: ["X-Agent": "a"]).text == #"{"n": 2, "agent": "a"}"#)
+                #expect(try client.get("/pure?n=2").text == #"{"n": 2, "agent": "none"}"#)
+                let fresh = try (1...3).map { _ in try client.get("/fresh").text }
+                #expect(Set(fresh).count == 3, "\(fresh)")
+                // The file edited (its size changes, so the change is seen whatever the clock's resolution).
+                try Data(#"{"n": {{query.n}}, "edited": true}"#.utf8)
+                    .write(to: URL(fileURLWithPath: folder.fixtures + "/pure.json"))
+                try pollUntil { (try? client.get("/pure?n=2").text) == #"{"n": 2, "edited": true}"# }
+            }
+        }
+    }
+
     private static let echoContract = """
         {"domain": "echo", "endpoints": [{"id": "echo", "method": "POST", "path": "/echo/{id}",
           "request": {"pathParams": {"id": "integer"}, "query": {"tag": "string?"}},
