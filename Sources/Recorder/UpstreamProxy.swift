@@ -61,7 +61,7 @@ public final class UpstreamProxy: UpstreamRelay {
             // responses, so its are read whole).
             let streaming: UpstreamClient.Streaming? = bridge != nil || !streamingBodies ? nil : { head, length in
                 guard length.map({ $0 > Self.streamingThreshold }) ?? true else { return nil }
-                let stream = ReplyStream(limit: Self.streamedQueueBytes, length: length)
+                let stream = ReplyStream(limit: Self.streamedQueueBytes, length: length, endsWhenStopping: false)
                 streamed.stream = stream
                 completion(.stream(Self.relayed(head), body: stream))
                 return { bytes in

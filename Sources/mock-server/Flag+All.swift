@@ -123,7 +123,9 @@ extension Flag {
                 + "socket with 1009",
              places: [.serve]) { options, text throws(UsageError) in
             let bytes = try RecordOptions.bytes(text ?? "", flag: "--ws-max-message")
-            guard bytes > 0 else { throw UsageError("--ws-max-message: a message of 0 bytes would refuse every message") }
+            guard (1...(1 << 30)).contains(bytes) else {
+                throw UsageError("--ws-max-message: '\(bytes)' is not 1...1073741824 (1 GiB)")
+            }
             options.configuration.webSocketLimits.maxMessageBytes = bytes
         },
         Flag(names: ["--ws-idle"], value: "<s>",

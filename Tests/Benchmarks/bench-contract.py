@@ -7,6 +7,8 @@
 #   path       GET /api/products/1, the fixture chosen by the path parameter: products/{id}.json
 #   item       GET /api/items/1, an item of a resource seeded with the page's products
 #   list       GET /api/items, the resource's whole list
+#   bundled    the repository's Contracts/ and Fixtures/: GET /api/products?page_no=1&items_per_page=20, the bundled
+#              products page (a fixture chosen by the query, templated, after three `when` rules on `category`)
 # Every kind but item answers with about the page's bytes (item: one product of it).
 # Usage: python3 bench-contract.py <work-folder> <fixture> [kind | 1 for templated] [1 for rules]; writes <work-folder>/Contracts,
 # Fixtures, and <work-folder>/target (the request target).
@@ -15,6 +17,13 @@ work, fixture = sys.argv[1], sys.argv[2]
 kind = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] not in ("", "1") else "static"
 if len(sys.argv) > 3 and sys.argv[3] == "1": kind = "templated"
 if len(sys.argv) > 4 and sys.argv[4] == "1": kind = "rules"
+if kind == "bundled":  # the repository's own contracts and fixtures, and their products page
+    import shutil
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    shutil.copytree(os.path.join(root, "Contracts"), work + "/Contracts")
+    shutil.copytree(os.path.join(root, "Fixtures"), work + "/Fixtures")
+    open(work + "/target", "w").write("/api/products?page_no=1&items_per_page=20")
+    sys.exit(0)
 os.makedirs(work + "/Contracts"); os.makedirs(work + "/Fixtures/products")
 text = open(fixture).read()
 target = "/api/products?page_no=1&items_per_page=20"

@@ -28,14 +28,8 @@ PORT=18801
 TICK=$(getconf CLK_TCK)
 
 # Each kind's contract folder and target, made once.
-for kind in $KINDS; do
-    if [ "$kind" = bundled ]; then
-        mkdir -p "$WORK/bundled"
-        cp -r Contracts Fixtures "$WORK/bundled/"
-        echo "/api/products?page_no=1&items_per_page=20" >"$WORK/bundled/target"
-    else
-        python3 Tests/Benchmarks/bench-contract.py "$WORK/$kind" Fixtures/products/list.json "$kind"
-    fi
+for kind in $KINDS bundled; do
+    [ -d "$WORK/$kind" ] || python3 Tests/Benchmarks/bench-contract.py "$WORK/$kind" Fixtures/products/list.json "$kind"
 done
 
 ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
@@ -104,19 +98,24 @@ median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 field() { # kind index -> median over rounds
     for round in $(seq 1 "$ROUNDS"); do awk -v i="$2" '{print $i}' <<<"${results[$1.$round]}"; done | median
 }
-echo "kinds under load: --threads 1 on one core, wrk -t1 -c16 on another, ${DURATION} s a run, medians of $ROUNDS rounds"
-printf "%-9s %10s %9s %9s %9s %9s %10s %10s\n" kind "req/s" "p99 ms" "user us" "sys us" "CPU us" "CPU/static" "rps/static"
-static_cpu=$(awk -v u="$(field static 3)" -v s="$(field static 4)" 'BEGIN {print u + s}')
-static_rps=$(field static 1)
+# The median over rounds of a kind's figure against another kind's in the same round: CPU per request (user +
+# system) with index "cpu", else the field of that index.
+ratio() { # kind other index
+    for round in $(seq 1 "$ROUNDS"); do
+        awk -v a="${results[$1.$round]}" -v b="${results[$2.$round]}" -v i="$3" 'BEGIN {
+            split(a, x, " "); split(b, y, " ")
+            if (i == "cpu") print (x[3] + x[4]) / (y[3] + y[4]); else print x[i] / y[i] }'
+    done | median
+}
+echo "kinds under load: --threads 1 on one core, wrk -t1 -c16 on another, ${DURATION} s a run, medians of $ROUNDS rounds;"
+echo "the ratios are medians of each round's ratio to static's (CPU: per request, user + system)"
+printf "%-9s %10s %9s %9s %9s %10s %10s\n" kind "req/s" "p99 ms" "user us" "sys us" "CPU/static" "rps/static"
 for kind in $KINDS nginx; do
-    rps=$(field "$kind" 1); p99=$(field "$kind" 2); user=$(field "$kind" 3); sys=$(field "$kind" 4)
-    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.2f", u + s}')
-    printf "%-9s %10s %9s %9s %9s %9s %10s %10s\n" "$kind" "$rps" "$p99" "$user" "$sys" "$cpu" \
-        "$(awk -v a="$cpu" -v b="$static_cpu" 'BEGIN {printf "%.2fx", a / b}')" \
-        "$(awk -v a="$rps" -v b="$static_rps" 'BEGIN {printf "%.2fx", a / b}')"
+    printf "%-9s %10s %9s %9s %9s %10s %10s\n" "$kind" "$(field "$kind" 1)" "$(field "$kind" 2)" "$(field "$kind" 3)" \
+        "$(field "$kind" 4)" "$(printf "%.2fx" "$(ratio "$kind" static cpu)")" "$(printf "%.2fx" "$(ratio "$kind" static 1)")"
 done
 if [[ " $KINDS " == *" bundled "* ]]; then
-    echo "bundled page against nginx serving its bytes from a file: $(awk -v a="$(field bundled 1)" -v b="$(field nginx 1)" 'BEGIN {printf "%.2fx", a / b}') req/s (target 1.6x)"
+    echo "bundled page against nginx serving its bytes from a file: $(printf "%.2fx" "$(ratio bundled nginx 1)") req/s (target 1.6x)"
 fi
 echo "per round (req/s p99 user sys):"
 for kind in $KINDS nginx; do

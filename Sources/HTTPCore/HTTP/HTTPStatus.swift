@@ -37,7 +37,7 @@ public struct HTTPStatus: Equatable, Sendable {
     public static let versionNotSupported = HTTPStatus(505)
 
     private static let reasons: [Int: String] = [
-        100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 205: "Reset Content",
+        100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 205: "Reset Content",
         206: "Partial Content", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
         307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized",
         402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
@@ -52,6 +52,7 @@ public struct HTTPStatus: Equatable, Sendable {
 
     private static func fallbackReason(_ code: Int) -> String {
         switch code {
+        case 100..<200: "Informational"
         case 200..<300: "Success"
         case 300..<400: "Redirection"
         case 400..<500: "Client Error"

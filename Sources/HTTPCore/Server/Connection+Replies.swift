@@ -40,6 +40,8 @@ extension Connection {
             nextPull = 0
             pullScheduled = false
         case .upgrade(let channel):
+            // Accepted as the server stops: closed at once with 1001, after the 101, rather than cut at the grace.
+            if loop.stopping { channel.close(code: WebSocketCloseCode.goingAway, reason: "the server is stopping") }
             closeAfterFlush = true
             stream = (channel.output, false)
             phase = .streaming
@@ -77,14 +79,28 @@ extension Connection {
     /// next send. A stream with a source is asked at most once per its interval: sooner, the connection's
     /// timer asks it when the interval is up.
     func pullStream() {
-        guard case .streaming = phase, let (body, chunked) = stream, outbound.isEmpty else { return }
+        // A loop, not a recursion: a producer as fast as the client would otherwise grow the stack without end. After
+        // a few rounds the connection yields its turn and is woken for the next.
+        for _ in 0..<Self.pullsPerTurn {
+            guard pullStreamOnce() else { return }
+        }
+        loop.connectionReady(fd: fd)
+    }
+
+    /// How many parts of a stream a connection writes in one turn of its loop.
+    static let pullsPerTurn = 16
+
+    /// One pull of ``pullStream()``. - Returns: Whether to pull again at once.
+    private func pullStreamOnce() -> Bool {
+        guard case .streaming = phase, let (body, chunked) = stream, outbound.isEmpty else { return false }
         if body.isPulled {
             let now = POSIX.monotonicNanoseconds()
             // A finished or dropped stream is answered at once.
             if now < nextPull && body.isOpen {
                 pullScheduled = true
                 schedule(at: nextPull)
-                return watch(.read)
+                watch(.read)
+                return false
             }
             pullScheduled = false
             // On a grid of the interval, not counted from now: every reader of a busy producer takes its turn
@@ -110,13 +126,13 @@ extension Connection {
             // A source that had something may have more by the next turn: ask again then, woken or not (at
             // once when the stream is ending).
             if body.isPulled, isOpen, outbound.isEmpty {
-                guard body.isOpen else { return pullStream() }
+                guard body.isOpen else { return true }
                 pullScheduled = true
                 schedule(at: nextPull)
             } else if isOpen, outbound.isEmpty {
                 // All written: see at once whether more came, or the end, and be woken for what comes later (a
                 // connection that forgot its waker, ``ReplyStream/forgetWaker()``, has none until then).
-                pullStream()
+                return true
             }
         case .finished:
             stream = nil
@@ -134,6 +150,7 @@ extension Connection {
             _ = outbound.flush(to: fd)
             close(reset: true)
         }
+        return false
     }
 
     func write() {

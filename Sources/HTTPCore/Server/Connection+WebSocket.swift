@@ -4,7 +4,14 @@
 extension Connection {
     /// Reads what the socket has (`fromSocket`), or only what is buffered already, and acts on every whole frame.
     func readFrames(fromSocket: Bool = true) {
-        while isOpen, let channel = webSocket {
+        // A few reads a turn: a client that sends without pause must not keep the loop from its other connections
+        // (the readiness is reported again next turn).
+        var reads = 0
+        while isOpen, let channel = webSocket, reads < Self.framesReadsPerTurn {
+            reads += 1
+            // A client that sends but does not read: once its output overflowed, it is dropped here, not after a
+            // write timeout its sending would keep putting off.
+            if channel.output.isDropped { return close() }
             if fromSocket {
                 switch inbound.read(from: fd).result {
                 case .bytes:
@@ -38,6 +45,9 @@ extension Connection {
             guard fromSocket else { return }
         }
     }
+
+    /// How many reads of a WebSocket's frames a connection makes in one turn of its loop.
+    static let framesReadsPerTurn = 16
 
     /// The next event in the buffered bytes, consuming its frame; `nil` when no whole frame is there.
     private func nextFrameEvent() -> WebSocketFrameReader.Event? {

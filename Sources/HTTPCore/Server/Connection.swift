@@ -121,6 +121,7 @@ final class Connection {
         switch phase {
         case .holding: close()
         case .streaming where webSocket != nil: webSocket?.close(code: WebSocketCloseCode.goingAway, reason: "the server is stopping")
+        case .streaming where stream?.body.endsWhenStopping == false: break
         case .streaming: stream?.body.finish()
         // Promptly, whatever the upstream's timeout: the client is told, not left hanging until the grace ends.
         case .waiting: abandonPending(.serviceUnavailable, "the server is stopping")

@@ -2,7 +2,9 @@
 ///
 /// - pushed: any thread ``send(_:)``s chunks, the connection's event loop writes them. The queue is
 ///   bounded: a consumer that reads slower than the producer sends is dropped (its connection closed)
-///   once ``limit`` bytes wait, so a stalled reader never costs more than that.
+///   once more than ``limit`` bytes would wait (an empty queue takes one part of any size), so a stalled reader
+///   never costs more than that. A producer that would rather wait than drop its consumer uses
+///   ``sendWaiting(_:)`` (a relayed body).
 /// - pulled from a ``ReplyStreamSource``: the connection asks the source for the next bytes only when
 ///   its socket has taken everything before them, at most once per ``interval``. A producer that has
 ///   something new calls ``notify()``. Nothing waits in memory for a reader that stopped reading: the
@@ -48,11 +50,12 @@ public final class ReplyStream: Sendable {
 
     /// A pushed stream: at most `limit` bytes wait for the connection; `length` when the body's size is known (the head
     /// announces it, and the producer sends exactly that many bytes or resets the stream).
-    public init(limit: Int = 1 << 20, length: Int? = nil) {
+    public init(limit: Int = 1 << 20, length: Int? = nil, endsWhenStopping: Bool = true) {
         self.limit = limit
         interval = 0
         self.length = length
         source = nil
+        self.endsWhenStopping = endsWhenStopping
     }
 
     /// A stream whose body `source` produces on demand, in parts of at most `limit` bytes, at most once
@@ -62,7 +65,13 @@ public final class ReplyStream: Sendable {
         self.interval = interval
         self.length = length
         self.source = source
+        endsWhenStopping = true
     }
+
+    /// Whether a stopping server ends the stream where it is (an event stream, which has no end of its own), or
+    /// lets it run until the grace ends (a relayed body, which a premature end would silently truncate; cut at the
+    /// grace, it shows as incomplete).
+    public let endsWhenStopping: Bool
 
     /// Queues `bytes` as the next part of the body.
     /// - Returns: `false` when the consumer is gone (it disconnected or fell behind): stop sending.
@@ -71,7 +80,8 @@ public final class ReplyStream: Sendable {
         guard !bytes.isEmpty else { return isOpen }
         let (accepted, waker) = state.withValue { state -> (Bool, Waker?) in
             guard !state.dropped, !state.finished else { return (false, nil) }
-            guard state.bytes + bytes.count <= limit else {
+            // An empty queue takes one part of any size: only a consumer that lets parts pile up is dropped.
+            guard state.bytes == 0 || state.bytes + bytes.count <= limit else {
                 state.dropped = true
                 state.chunks = []
                 state.bytes = 0
@@ -139,28 +149,33 @@ public final class ReplyStream: Sendable {
 
     /// Ends the body once the queued chunks are written.
     public func finish() {
-        let waker = state.withValue { state -> Waker? in
-            guard !state.finished, !state.dropped else { return nil }
+        let (waker, waits) = state.withValue { state -> (Waker?, Bool) in
+            guard !state.finished, !state.dropped else { return (nil, false) }
             state.finished = true
-            return state.waker
+            return (state.waker, state.producerWaits)
         }
         waker.map { $0.loop.connectionReady(fd: $0.fd) }
+        wakeProducer(waits)
     }
 
     /// Ends the connection with a TCP reset once the queued chunks are written: a stream that breaks, for fault
     /// injection.
     public func reset() {
-        let waker = state.withValue { state -> Waker? in
-            guard !state.finished, !state.dropped else { return nil }
+        let (waker, waits) = state.withValue { state -> (Waker?, Bool) in
+            guard !state.finished, !state.dropped else { return (nil, false) }
             state.finished = true
             state.resetting = true
-            return state.waker
+            return (state.waker, state.producerWaits)
         }
         waker.map { $0.loop.connectionReady(fd: $0.fd) }
+        wakeProducer(waits)
     }
 
     /// Whether sends are still accepted.
     public var isOpen: Bool { state.withValue { !$0.dropped && !$0.finished } }
+
+    /// Whether the consumer is gone, or was dropped for falling behind.
+    var isDropped: Bool { state.withValue { $0.dropped } }
 
     // MARK: - The connection's side
 

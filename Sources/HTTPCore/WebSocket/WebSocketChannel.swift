@@ -46,8 +46,9 @@ public final class WebSocketChannel: Sendable {
     public init(handler: any WebSocketHandler, maxMessageBytes: Int = 1 << 20, idleTimeout: UInt64 = 300_000_000_000,
                 outputLimit: Int = 4 << 20) {
         self.handler = handler
-        self.maxMessageBytes = maxMessageBytes
-        self.idleTimeout = idleTimeout
+        self.maxMessageBytes = max(1, maxMessageBytes)
+        // At most a year: "never" given as UInt64.max must not overflow the deadline it is added to.
+        self.idleTimeout = min(idleTimeout, 365 * 86_400 * 1_000_000_000)
         output = ReplyStream(limit: outputLimit)
     }
 
@@ -55,8 +56,16 @@ public final class WebSocketChannel: Sendable {
     /// - Returns: `false` when the socket is closing or gone.
     @discardableResult
     public func send(_ message: WebSocketMessage) -> Bool {
-        guard !state.withValue({ $0.closeSent }) else { return false }
-        return output.send(WebSocketFrame.encode(message))
+        enqueue(WebSocketFrame.encode(message))
+    }
+
+    /// Queues `frame` unless a close frame went first: checked and queued under the channel's lock, so that no frame
+    /// can follow the close (§5.5.1) whichever thread sends it. (The lock order is the channel's, then the stream's.)
+    private func enqueue(_ frame: [UInt8]) -> Bool {
+        state.withValue { state in
+            guard !state.closeSent else { return false }
+            return output.send(frame)
+        }
     }
 
     /// Starts the close handshake: sends a close frame with `code` and `reason` (at most 123 bytes of it), then ends
@@ -72,8 +81,7 @@ public final class WebSocketChannel: Sendable {
 
     /// Answers a ping with a pong carrying the same bytes (§5.5.3).
     func pong(_ payload: [UInt8]) {
-        guard !state.withValue({ $0.closeSent }) else { return }
-        output.send(WebSocketFrame.encode(.pong, payload))
+        _ = enqueue(WebSocketFrame.encode(.pong, payload))
     }
 
     /// The client sent a close frame: answer with its code (§5.5.1) and end.
@@ -97,11 +105,11 @@ public final class WebSocketChannel: Sendable {
         let first = state.withValue { state -> Bool in
             guard !state.closeSent else { return false }
             state.closeSent = true
+            output.send(frame)
+            output.finish()
             return true
         }
         guard first else { return }
-        output.send(frame)
-        output.finish()
         report(ending)
     }
 

@@ -52,8 +52,8 @@ package struct WebSocketFrameReader {
             var wide: UInt64 = 0
             for index in 2..<10 { wide = wide << 8 | UInt64(bytes[index]) }
             guard wide > 0xFFFF else { return violation(WebSocketCloseCode.protocolError, "a length not in its shortest form") }
-            // Anything past the limit is refused below; clamped so that the sums stay in range.
-            length = Int(min(wide, UInt64(Int32.max)))
+            // Anything past the limit is refused below; clamped (far above any limit) so that the sums stay in range.
+            length = Int(min(wide, UInt64(Int.max / 4)))
             offset = 10
         }
         if opcode.isControl {

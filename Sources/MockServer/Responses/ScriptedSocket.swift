@@ -18,6 +18,8 @@ final class ScriptedSocket: WebSocketHandler {
         /// The batches of delayed messages still to send; later ones wait for the last.
         var pending = 0
         var last: Task<Void, Never>?
+        /// The script's `close.afterMs`, waiting.
+        var closing: Task<Void, Never>?
     }
 
     private let state = Locked(State())
@@ -37,10 +39,12 @@ final class ScriptedSocket: WebSocketHandler {
         let closesNow = close != nil && close?.afterMessages == nil && close?.afterMs == nil
         send(play.onConnect, on: channel, thenClose: closesNow)
         if let close, let afterMs = close.afterMs {
-            Task.detached {
+            let closing = Task.detached {
                 try? await Task.sleep(nanoseconds: UInt64(afterMs) * 1_000_000)
+                guard !Task.isCancelled else { return }
                 channel.close(code: UInt16(close.code), reason: close.reason)
             }
+            state.withValue { $0.closing = closing }
         }
     }
 
@@ -62,7 +66,11 @@ final class ScriptedSocket: WebSocketHandler {
         case .lost: "the connection ended without a close"
         }
         journal.record(.sent, .close, bytes: ([], false), size: 0, reason: reason)
-        state.withValue { $0.last?.cancel() }
+        // Nothing waits on a closed socket: its delayed messages and its close stop sleeping (and let it go).
+        state.withValue { state in
+            state.last?.cancel()
+            state.closing?.cancel()
+        }
     }
 
     /// A message from a test or the dashboard (`POST /__mock/streams/{id}/send`): sent now, and journaled.

@@ -18,7 +18,7 @@ extension RequestHandler {
             let socket = ScriptedSocket(play, journal: streamJournal, streams: openStreams, endpoint: route.id,
                                         session: selection.session)
             let channel = WebSocketChannel(handler: socket, maxMessageBytes: webSocketLimits.maxMessageBytes,
-                                           idleTimeout: UInt64(webSocketLimits.idleSeconds) * 1_000_000_000)
+                                           idleTimeout: UInt64(max(1, webSocketLimits.idleSeconds)) * 1_000_000_000)
             let response = HTTPResponse(status: HTTPStatus(101), headers: fields + play.naming)
             return journaled(Reply(.upgrade(response, channel), delayMs: delayMs, note: .init(source: selection.play.name)),
                              entry(request, endpoint: route.id, selection: selection, status: 101, delayMs: delayMs))

@@ -16,6 +16,14 @@ struct ReplyStreamTests {
         guard case .finished = stream.take(waker: nil) else { Issue.record("expected the finish"); return }
     }
 
+    /// One part larger than the limit goes into an empty queue (a WebSocket message of the largest size allowed):
+    /// only parts piling up drop the consumer.
+    @Test func onePartOverTheLimit_IsTakenIntoAnEmptyQueue() {
+        let stream = ReplyStream(limit: 10)
+        #expect(stream.send(Array(repeating: 1, count: 50)))
+        #expect(!stream.send([2]), "anything more while it waits is over the limit")
+    }
+
     @Test func producerPastTheLimit_DropsTheConsumer_AndLaterSendsAreRefused() {
         let stream = ReplyStream(limit: 10)
         #expect(stream.send(Array(repeating: 1, count: 6)))
@@ -67,6 +75,7 @@ struct ReplyStreamTests {
         #expect(!finished.holdsWaker)
         let dropped = ReplyStream(limit: 1)
         _ = dropped.take(waker: .init(loop: loop, fd: 3))
+        _ = dropped.send([1])
         _ = dropped.send([1, 2])
         _ = dropped.take(waker: .init(loop: loop, fd: 3))
         #expect(!dropped.holdsWaker)

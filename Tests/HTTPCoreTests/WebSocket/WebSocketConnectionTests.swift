@@ -45,7 +45,7 @@ import Testing
         defer { server.stop() }
         // The first text frame rides with the handshake, as a client may send it.
         let client = try WebSocketTestClient(port: server.port, headers: [("Sec-WebSocket-Protocol", "chat, echo")])
-        #expect(client.handshake.status == 101)
+        #expect(client.handshake.statusLine == "HTTP/1.1 101 Switching Protocols")
         #expect(client.handshake.header("Sec-WebSocket-Accept") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
         #expect(client.handshake.header("Sec-WebSocket-Protocol") == "echo")
         #expect(client.handshake.header("Connection") == "Upgrade")
@@ -107,6 +107,31 @@ import Testing
             if case .violation(code, _)? = responder.endings.withValue({ $0.first }) { return true }
             return false
         }
+    }
+
+    /// A client that sends without pause and never reads: its echoes pile up until it is dropped, and meanwhile the
+    /// loop it shares keeps answering others.
+    @Test func aClientThatSendsButNeverReads_IsDropped_AndOthersAreServed() throws {
+        let responder = EchoResponder()
+        let server = try server(responder)
+        defer { server.stop() }
+        let flooder = try RawClient(port: server.port, timeout: 10, receiveBuffer: 4096)
+        flooder.send("GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(WebSocketTestClient.exampleKey)\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        _ = try flooder.readResponse()
+        let frame = WebSocketTestClient.frame(opcode: 2, [UInt8](repeating: 7, count: 900))
+        let other = try WebSocketTestClient(port: server.port)
+        #expect(other.readText() == "hello")
+        // 20 MB of messages whose echoes nobody reads (the send gives up once the server closes).
+        for round in 0..<2_000 {
+            flooder.send(Array(repeating: frame, count: 11).flatMap { $0 })
+            if round % 200 == 0 {
+                other.send(text: "still here \(round)")
+                #expect(other.readText() == "still here \(round)")
+            }
+            if case .lost? = responder.endings.withValue({ $0.first }) { break }
+        }
+        try pollUntil(seconds: 20) { responder.endings.withValue { $0.contains(.lost) } }
     }
 
     @Test func anIdleSocket_IsClosedWith1001() throws {
