@@ -102,10 +102,23 @@ package enum FixturePath {
     }
 
     static func isSafe(_ value: String) -> Bool {
-        guard !value.isEmpty, value.utf8.count <= 128, value.first != ".", value.last != "." else { return false }
-        return value.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || scalar == "-" || scalar == "_" || scalar == ".")
-        } && !value.contains("..")
+        // On UTF-8 bytes: the value is ASCII or it is refused, and byte checks cost no Character or grapheme work.
+        let bytes = value.utf8
+        guard let first = bytes.first, let last = bytes.last, bytes.count <= 128,
+              first != UInt8(ascii: "."), last != UInt8(ascii: ".") else { return false }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                break
+            case UInt8(ascii: "."):
+                if previous == UInt8(ascii: ".") { return false }
+            default:
+                return false
+            }
+            previous = byte
+        }
+        return true
     }
 }

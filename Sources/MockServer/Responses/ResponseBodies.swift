@@ -28,11 +28,6 @@ struct ResponseBodies: Sendable {
         let query = request.queryItems ?? []
         // The fixture the request names, else the fallback (which may use the same parameters). A value
         // that cannot be part of a file name never falls back: it is a 404.
-        var candidates: [String] = []
-        var absent: String?
-        // A template at a fixed path names its files without the request's values: none are made plain or filled in.
-        let patterns = [pattern, play.fallback].compactMap { $0 }
-        if !play.hasPathPlaceholders { candidates = patterns }
         // An integer names its file as written plainly: `?page_no=01` and `+1` select `page-1.json`.
         let context = play.templateContext
         var pathValues: [String: String] = [:]
@@ -41,22 +36,29 @@ struct ResponseBodies: Sendable {
             for (name, value) in parameters { pathValues[name] = Self.plain(value, as: context.pathParameters[name]) }
             queryValues = query.map { (name: $0.name, value: Self.plain($0.value, as: context.query[$0.name])) }
         }
-        for candidate in play.hasPathPlaceholders ? patterns : [] {
-            switch FixturePath.fill(candidate, parameters: pathValues, query: queryValues) {
-            case .path(let filled):
-                candidates.append(filled)
-            case .absent(let name):
-                absent = absent ?? "no value for {\(name)} in the fixture path \(candidate)"
-            case .unsafe where candidate == pattern:
-                return .failure(.noFixture(reason: FixtureStore.Unavailable.unsafeParameter.reason))
-            case .unsafe:
-                break
+        // A template at a fixed path names its files without the request's values: none are made plain or filled in.
+        func fill(_ candidate: String) -> FixturePath.Filled {
+            play.hasPathPlaceholders ? FixturePath.fill(candidate, parameters: pathValues, query: queryValues) : .path(candidate)
+        }
+        // The fallback is filled only when it is needed: when the fixture the request names is missing.
+        let fallbackPath = { () -> String? in
+            guard let fallback = play.fallback, case .path(let filled) = fill(fallback) else { return nil }
+            return filled
+        }
+        let path: String
+        var fallback: (() -> String?)? = fallbackPath
+        switch fill(pattern) {
+        case .path(let filled):
+            path = filled
+        case .absent(let name):
+            guard let filled = fallbackPath() else {
+                return .failure(.noFixture(reason: "no value for {\(name)} in the fixture path \(pattern)"))
             }
+            path = filled
+            fallback = nil
+        case .unsafe:
+            return .failure(.noFixture(reason: FixtureStore.Unavailable.unsafeParameter.reason))
         }
-        guard let path = candidates.first else {
-            return .failure(.noFixture(reason: absent ?? FixtureStore.Unavailable.unsafeParameter.reason))
-        }
-        let fallback = candidates.dropFirst().first
         guard play.isTemplate else {
             return fixture(path, fallback: fallback, read: fixtures.bytes(at:))
         }
@@ -93,17 +95,18 @@ struct ResponseBodies: Sendable {
         return String(number)
     }
 
-    /// `read(path)`, else `read(fallback)` when the first is missing.
+    /// `read(path)`, else `read(fallback())` when the first is missing (the fallback's path is made only then).
     private func fixture<T>(
         _ path: String,
-        fallback: String?,
+        fallback: (() -> String?)?,
         read: (String) -> Result<T, FixtureStore.Unavailable>
     ) -> Result<T, Failure> {
         switch read(path) {
         case .success(let value):
             return .success(value)
-        case .failure(.missing) where fallback != nil && fallback != path:
-            return fixture(fallback ?? path, fallback: nil, read: read)
+        case .failure(.missing) where fallback != nil:
+            guard let other = fallback?(), other != path else { return .failure(.noFixture(reason: FixtureStore.Unavailable.missing.reason)) }
+            return fixture(other, fallback: nil, read: read)
         case .failure(let unavailable):
             return .failure(.noFixture(reason: unavailable.reason))
         }
