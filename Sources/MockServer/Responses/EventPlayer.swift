@@ -11,11 +11,14 @@ enum EventPlayer {
     static let keepAliveSeconds: UInt64 = 15
 
     /// - Parameter events: Each event's bytes, and the milliseconds to wait before it.
-    static func play(_ events: [(bytes: [UInt8], delayMs: Int)], on stream: ReplyStream, afterLast: EventScript.AfterLast) {
+    /// - Parameter journal: Where each event sent is journaled (``StreamMessage``, kind `event`).
+    static func play(_ events: [(bytes: [UInt8], delayMs: Int)], on stream: ReplyStream, afterLast: EventScript.AfterLast,
+                     journal: StreamJournal) {
         Task.detached {
             for event in events {
                 if event.delayMs > 0 { try? await Task.sleep(nanoseconds: UInt64(event.delayMs) * 1_000_000) }
                 guard stream.send(event.bytes) else { return }
+                journal.record(.sent, .event, bytes: (event.bytes, false), size: event.bytes.count)
             }
             switch afterLast {
             case .close:

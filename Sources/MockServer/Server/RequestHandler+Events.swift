@@ -4,7 +4,7 @@ import HTTPCore
 /// How a scenario with `"events"` answers: a `text/event-stream` response whose events go out at their times
 /// (``EventPlayer``), filled in from the request when the scenario is a template, resumed after `Last-Event-ID`.
 extension RequestHandler {
-    /// The stream the events go into, or `nil` for a HEAD request; or why there is none.
+    /// The stream the events go into and what starts them, or `nil` for a HEAD request; or why there is none.
     /// - Parameters:
     ///   - delayMs: How long the head waits (latency, conditions): the first event's wait counts from it.
     ///   - endpoint: The endpoint's id, and `session` the request's: where pushed events find the stream.
@@ -19,7 +19,7 @@ extension RequestHandler {
         delayMs: Int,
         endpoint: String,
         session: String
-    ) -> Result<ReplyStream?, ResponseBodies.Failure> {
+    ) -> Result<(stream: ReplyStream, start: @Sendable () -> Void)?, ResponseBodies.Failure> {
         var events: [ServerEvent]
         switch script.source {
         case .inline(let list):
@@ -56,11 +56,12 @@ extension RequestHandler {
             encoded.append((event.encoded(data: data), event.delayMs))
         }
         let stream = ReplyStream(limit: 1 << 20)
-        openStreams.add(.events(stream, streamJournal(request, endpoint: endpoint, scenario: play.name, session: session)),
-                        endpoint: endpoint, session: session)
+        let journal = streamJournal(request, endpoint: endpoint, scenario: play.name, session: session)
+        openStreams.add(.events(stream, journal), endpoint: endpoint, session: session)
         if delayMs > 0, !encoded.isEmpty { encoded[0].delayMs += delayMs }
-        EventPlayer.play(encoded, on: stream, afterLast: script.afterLast)
-        return .success(stream)
+        let afterLast = script.afterLast
+        // Started by the caller once the request is journaled, so that its events follow it in the journal.
+        return .success((stream, { [encoded] in EventPlayer.play(encoded, on: stream, afterLast: afterLast, journal: journal) }))
     }
 
     /// An event's `data` filled in as a template body is (path, query, header and body values): `parsed` at load, else

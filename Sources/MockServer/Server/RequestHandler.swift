@@ -365,9 +365,10 @@ final class RequestHandler: HTTPResponder {
             let response = HTTPResponse(status: status, head: events.head, body: [])
             switch self.events(script, templates: events.templates, request: request, play: play, parameters: parameters,
                           counter: selection.counter, delayMs: delay, endpoint: route.id, session: selection.session) {
-            case .success(let stream):
-                let reply = Reply(stream.map { .stream(response, $0) } ?? .respond(response), delayMs: delay,
+            case .success(let playing):
+                let reply = Reply(playing.map { .stream(response, $0.stream) } ?? .respond(response), delayMs: delay,
                                   note: .init(source: play.name))
+                defer { playing?.start() }
                 return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: status.code,
                                               delayMs: delay))
             case .failure(.noFixture(let reason)):

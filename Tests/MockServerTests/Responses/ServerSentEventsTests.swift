@@ -64,6 +64,23 @@ import TestSupport
         }
     }
 
+    /// Every event that went out is in the journal after the request that opened the stream, with its bytes.
+    @Test func eachEventSent_IsJournaled() async throws {
+        try await withChat { server in
+            try await offThePool {
+                let client = try RawClient(port: server.port, timeout: 5)
+                client.send("GET /ticks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Mock-Session: feed-1\r\n\r\n")
+                _ = read(client, until: "0\r\n\r\n")
+            }
+            try await waitUntil { server.journal.entries().filter { $0.message?.kind == .event }.count == 3 }
+            let entries = server.journal.entries()
+            #expect(entries.first?.status == 200)
+            let events = entries.filter { $0.message?.kind == .event }
+            #expect(events.allSatisfy { $0.message?.direction == .sent && $0.session == "feed-1" && $0.endpoint == "ticks" })
+            #expect(events.first?.bodyText == "data: one\n\n")
+        }
+    }
+
     @Test func afterLastReset_ResetsTheConnection_AfterItsEvents_AndStall_SendsNothingMore() async throws {
         try await withChat { server in
             try await offThePool {
