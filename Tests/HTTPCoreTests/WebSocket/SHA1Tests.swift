@@ -25,7 +25,7 @@ import Testing
     /// Lengths around the padding's edges (55, 56, 64 bytes of a block), against coreutils' `sha1sum`.
     @Test func digest_AtEveryPaddingEdge_MatchesSha1sum() throws {
         for length in [1, 54, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129] {
-            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            let message = (0..<length).map { (index: Int) in UInt8(truncatingIfNeeded: index &* 31 &+ 7) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["sha1sum"]
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func encode_AgreesWithFoundation_ForEveryByte() {
-        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let bytes = (0..<300).map { (index: Int) in UInt8(truncatingIfNeeded: index &* 7) }
         for count in 0..<20 {
             #expect(Base64.encode(bytes.prefix(count * 13)) == Data(bytes.prefix(count * 13)).base64EncodedString())
         }
