@@ -21,7 +21,9 @@ public final class WebSocketConnection: @unchecked Sendable {
 
     /// One whole message.
     public enum Message: Sendable, Equatable {
+        /// A text message.
         case text(String)
+        /// A binary message.
         case binary(Data)
     }
 

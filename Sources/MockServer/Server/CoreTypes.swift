@@ -8,3 +8,5 @@ public typealias IOBackend = HTTPCore.IOBackend
 public typealias SocketError = HTTPCore.SocketError
 /// A request method, as the journal and the routes have it.
 public typealias RequestMethod = HTTPCore.HTTPRequest.Method
+/// One WebSocket message, text or binary, as ``MockServer/send(_:to:session:)`` pushes it.
+public typealias WebSocketMessage = HTTPCore.WebSocketMessage
