@@ -90,6 +90,10 @@ final class FixtureStore: Sendable {
     /// checks the file).
     var isWatching: Bool { state.withValue { $0.trusted } }
 
+    /// How many changes the watcher has reported, while it is trusted: a body made from the fixtures at one
+    /// generation stays right until the next; `nil` when every use must check the files.
+    var trustedGeneration: Int? { state.withValue { $0.trusted ? $0.generation : nil } }
+
     /// Stops watching and closes the descriptor; call once no event loop polls it any more.
     func stopWatching() {
         state.withValue { state in

@@ -18,13 +18,35 @@ struct ResponseBodies: Sendable {
         for play: ScenarioPlay,
         request: HTTPRequest,
         parameters: [String: String],
-        counter: Int
+        counter: Int,
+        memo: TargetMemo.Verdict? = nil
     ) -> Result<[UInt8], Failure> {
         guard let pattern = play.fixture else { return .success([]) }
         // The common case costs what it did before templates: one look-up of a fixed path.
         if !play.isTemplate && !play.hasPathPlaceholders {
             return fixtures.bytes(at: pattern, rememberedAs: play.serial).mapError { .noFixture(reason: $0.reason) }
         }
+        // A body the target alone decides, made for this target before with the fixtures as they are, is sent again.
+        let generation = memo == nil ? nil : fixtures.trustedGeneration
+        if let generation, let known = memo?.body, known.serial == play.serial, known.generation == generation {
+            return .success(known.bytes)
+        }
+        let made = makeBody(for: play, pattern: pattern, request: request, parameters: parameters, counter: counter)
+        if let generation, case .success(let bytes) = made.body, made.byTargetOnly {
+            memo?.body = (play.serial, generation, bytes)
+        }
+        return made.body
+    }
+
+    /// A templated body, or a fixture whose path has placeholders; and whether the request's target alone decided
+    /// it (a fixture's path is filled from the target; a template may read more).
+    private func makeBody(
+        for play: ScenarioPlay,
+        pattern: String,
+        request: HTTPRequest,
+        parameters: [String: String],
+        counter: Int
+    ) -> (body: Result<[UInt8], Failure>, byTargetOnly: Bool) {
         let query = request.queryItems ?? []
         // The fixture the request names, else the fallback (which may use the same parameters). A value
         // that cannot be part of a file name never falls back: it is a 404.
@@ -52,26 +74,26 @@ struct ResponseBodies: Sendable {
             path = filled
         case .absent(let name):
             guard let filled = fallbackPath() else {
-                return .failure(.noFixture(reason: "no value for {\(name)} in the fixture path \(pattern)"))
+                return (.failure(.noFixture(reason: "no value for {\(name)} in the fixture path \(pattern)")), false)
             }
             path = filled
             fallback = nil
         case .unsafe:
-            return .failure(.noFixture(reason: FixtureStore.Unavailable.unsafeParameter.reason))
+            return (.failure(.noFixture(reason: FixtureStore.Unavailable.unsafeParameter.reason)), false)
         }
         guard play.isTemplate else {
-            return fixture(path, fallback: fallback, read: fixtures.bytes(at:))
+            return (fixture(path, fallback: fallback, read: fixtures.bytes(at:)), true)
         }
         let found = fixture(path, fallback: fallback) { fixtures.renderable(at: $0, for: play) }
         switch found {
         case .failure(let failure):
-            return .failure(failure)
+            return (.failure(failure), false)
         case .success(let renderable):
             guard case .success(let template) = renderable.template else {
                 if case .failure(let problem) = renderable.template {
-                    return .failure(.template(message: "the template \(path) is broken: \(problem)"))
+                    return (.failure(.template(message: "the template \(path) is broken: \(problem)")), false)
                 }
-                return .failure(.template(message: "the template \(path) is broken"))
+                return (.failure(.template(message: "the template \(path) is broken")), false)
             }
             let input = TemplateInput(pathParameters: parameters, query: query, headers: request.headers,
                                       body: request.body, contentType: request.headers["content-type"],
@@ -79,13 +101,14 @@ struct ResponseBodies: Sendable {
             // A template that reads only the request's path, query and header values gives the same bytes for the
             // same values: the last rendering is kept, and sent again while they repeat.
             let values = TemplateRenderer.requestValues(template, input)
-            if let values, let known = renderable.rendered(from: values) { return .success(known) }
+            let byTargetOnly = TemplateRenderer.readsTargetOnly(template)
+            if let values, let known = renderable.rendered(from: values) { return (.success(known), byTargetOnly) }
             let rendered = TemplateRenderer.render(template, input)
             if let values, case .success(let bytes) = rendered { renderable.remember(bytes, from: values) }
-            return rendered.mapError { missing in
+            return (rendered.mapError { missing in
                 .template(message: "no value for \(missing.placeholder) in the template \(path), and no default "
                     + "(write one after a |)")
-            }
+            }, byTargetOnly)
         }
     }
 

@@ -71,6 +71,17 @@ enum TemplateRenderer {
         return values
     }
 
+    /// Whether `template` reads nothing but the request's target (path parameters and query values).
+    static func readsTargetOnly(_ template: ResponseTemplate) -> Bool {
+        template.pieces.allSatisfy { piece in
+            guard case .placeholder(let placeholder) = piece else { return true }
+            switch placeholder.source {
+            case .path, .query, .literal: return true
+            case .header, .body, .now, .nowEpoch, .uuid, .counter: return false
+            }
+        }
+    }
+
     private enum Value {
         case text(String)
         case json(JSONValue)

@@ -54,6 +54,10 @@ final class TargetMemo {
         /// a request found out. The target decides it, so the next request with this target tests nothing. Set
         /// and read by this verdict's event loop alone, as the memo is.
         @exclusivity(unchecked) var ruled: RuleOutcome = .unknown
+        /// The body a scenario (by ``ScenarioPlay/serial``) answered this target with, when the target alone decided it
+        /// (a fixture path filled from it, a template that reads nothing else), while the fixtures are as they were
+        /// (``FixtureStore/trustedGeneration``). Set and read by this verdict's event loop alone.
+        @exclusivity(unchecked) var body: (serial: Int, generation: Int, bytes: [UInt8])?
 
         init(match: Router.Match, violations: [String], key: [UInt8] = [], targetStart: Int = 0) {
             self.match = match

@@ -275,8 +275,9 @@ final class RequestHandler: HTTPResponder {
         }
         var reply = answeredRefusal
             ? answer(to: request, route: route, selection: selection, parameters: parameters, profile: profile,
-                     violations: validation.violations)
-            : answer(to: request, route: route, selection: selection, parameters: parameters, profile: profile)
+                     memo: verdict, violations: validation.violations)
+            : answer(to: request, route: route, selection: selection, parameters: parameters, profile: profile,
+                     memo: verdict)
         reply.addFields(limitFields)
         return reply
     }
@@ -289,6 +290,7 @@ final class RequestHandler: HTTPResponder {
         selection: Selection,
         parameters: [String: String],
         profile: ConditionProfile?,
+        memo: TargetMemo.Verdict,
         violations: [String] = []
     ) -> Reply {
         let play = selection.play
@@ -313,7 +315,8 @@ final class RequestHandler: HTTPResponder {
         }
         var body: [UInt8] = []
         if play.fixture != nil {
-            switch bodies.body(for: play, request: request, parameters: parameters, counter: selection.counter) {
+            switch bodies.body(for: play, request: request, parameters: parameters, counter: selection.counter,
+                               memo: memo) {
             case .success(let bytes):
                 body = bytes
             case .failure(.noFixture(let reason)):

@@ -35,11 +35,17 @@ import TestSupport
               {"id": "pure", "method": "GET", "path": "/pure", "request": {"query": {"n": "integer"}},
                "scenarios": [{"name": "success", "status": 200, "body": "pure.json", "template": true, "expect": "success"}]},
               {"id": "fresh", "method": "GET", "path": "/fresh",
-               "scenarios": [{"name": "success", "status": 200, "body": "fresh.json", "template": true, "expect": "success"}]}]}
+               "scenarios": [{"name": "success", "status": 200, "body": "fresh.json", "template": true, "expect": "success"}]},
+              {"id": "page", "method": "GET", "path": "/page", "request": {"query": {"n": "integer"}},
+               "scenarios": [{"name": "success", "status": 200, "body": "pages/{n}.json", "expect": "success"}]},
+              {"id": "echo", "method": "GET", "path": "/echo", "request": {"query": {"n": "integer"}},
+               "scenarios": [{"name": "success", "status": 200, "body": "echo.json", "template": true, "expect": "success"}]}]}
             """
         let folder = try ScratchContracts(contracts: [("memo.json", contract)], fixtures: [
             ("pure.json", #"{"n": {{query.n}}, "agent": "{{header.X-Agent|none}}"}"#),
             ("fresh.json", #"{"count": {{counter}}, "id": "{{uuid}}"}"#),
+            ("pages/1.json", #"{"page": 1}"#), ("pages/2.json", #"{"page": 2}"#),
+            ("echo.json", #"{"n": {{query.n}}}"#),
         ])
         try await withServer(contracts: folder.contracts, fixtures: folder.fixtures) { server in
             try await offThePool {
@@ -55,6 +61,18 @@ import TestSupport
                 try Data(#"{"n": {{query.n}}, "edited": true}"#.utf8)
                     .write(to: URL(fileURLWithPath: folder.fixtures + "/pure.json"))
                 try pollUntil { (try? client.get("/pure?n=2").text) == #"{"n": 2, "edited": true}"# }
+                // Bodies the target alone decides (a fixture path from the query, a template reading only the query),
+                // asked again on one connection: the same until the value or the file changes.
+                for _ in 0..<3 {
+                    #expect(try client.get("/page?n=1").text == #"{"page": 1}"#)
+                    #expect(try client.get("/echo?n=4").text == #"{"n": 4}"#)
+                }
+                #expect(try client.get("/page?n=2").text == #"{"page": 2}"#)
+                #expect(try client.get("/echo?n=5").text == #"{"n": 5}"#)
+                try Data(#"{"page": "one, edited"}"#.utf8).write(to: URL(fileURLWithPath: folder.fixtures + "/pages/1.json"))
+                try Data(#"{"n": {{query.n}}, "edited": true}"#.utf8).write(to: URL(fileURLWithPath: folder.fixtures + "/echo.json"))
+                try pollUntil { (try? client.get("/page?n=1").text) == #"{"page": "one, edited"}"# }
+                try pollUntil { (try? client.get("/echo?n=4").text) == #"{"n": 4, "edited": true}"# }
             }
         }
     }
