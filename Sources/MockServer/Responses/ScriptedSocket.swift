@@ -8,9 +8,6 @@ import HTTPCore
 final class ScriptedSocket: WebSocketHandler {
     private let play: WebSocketPlay
     private let journal: StreamJournal
-    private let streams: OpenStreams
-    private let endpoint: String
-    private let session: String
 
     private struct State {
         /// Client messages answered so far (for `close.afterMessages`).
@@ -24,16 +21,13 @@ final class ScriptedSocket: WebSocketHandler {
 
     private let state = Locked(State())
 
-    init(_ play: WebSocketPlay, journal: StreamJournal, streams: OpenStreams, endpoint: String, session: String) {
+    /// (It holds no reference to the table of open streams, which holds it: the caller adds it there.)
+    init(_ play: WebSocketPlay, journal: StreamJournal) {
         self.play = play
         self.journal = journal
-        self.streams = streams
-        self.endpoint = endpoint
-        self.session = session
     }
 
     func opened(_ channel: WebSocketChannel) {
-        streams.add(.webSocket(self, channel), endpoint: endpoint, session: session)
         let close = play.close
         // With neither limit, the script closes once its greeting is sent.
         let closesNow = close != nil && close?.afterMessages == nil && close?.afterMs == nil

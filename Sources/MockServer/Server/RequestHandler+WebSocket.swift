@@ -15,10 +15,11 @@ extension RequestHandler {
                              scenario: selection.play.name)
         case .success(let fields):
             let streamJournal = streamJournal(request, endpoint: route.id, scenario: selection.play.name, session: selection.session)
-            let socket = ScriptedSocket(play, journal: streamJournal, streams: openStreams, endpoint: route.id,
-                                        session: selection.session)
+            let socket = ScriptedSocket(play, journal: streamJournal)
             let channel = WebSocketChannel(handler: socket, maxMessageBytes: webSocketLimits.maxMessageBytes,
                                            idleTimeout: UInt64(max(1, webSocketLimits.idleSeconds)) * 1_000_000_000)
+            // Listed from now: a push before the 101 is written goes out right after it.
+            openStreams.add(.webSocket(socket, channel), endpoint: route.id, session: selection.session)
             let response = HTTPResponse(status: HTTPStatus(101), headers: fields + play.naming)
             return journaled(Reply(.upgrade(response, channel), delayMs: delayMs, note: .init(source: selection.play.name)),
                              entry(request, endpoint: route.id, selection: selection, status: 101, delayMs: delayMs))
