@@ -19,30 +19,8 @@ public final class CannedServer: @unchecked Sendable {
     /// Starts listening on 127.0.0.1 on a free port.
     /// - Parameter response: The whole response, status line to body, sent to every request.
     public init(response: String) throws {
-        _ = TestProcess.descriptorLimit
         self.response = Array(response.utf8)
-        #if canImport(Darwin)
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
-        guard fd >= 0 else { throw POSIXFailure(operation: "socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound, listen(fd, 16) == 0 else {
-            let failure = POSIXFailure(operation: "bind/listen")
-            Self.close(fd)
-            throw failure
-        }
-        self.fd = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (fd, port) = try LoopbackSocket.bound(listening: true)
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -52,7 +30,7 @@ public final class CannedServer: @unchecked Sendable {
     /// Stops accepting; the port is freed.
     public func stop() {
         _ = shutdown(fd, Int32(SHUT_RDWR))
-        Self.close(fd)
+        LoopbackSocket.close(fd)
     }
 
     private func acceptLoop() {
@@ -86,14 +64,6 @@ public final class CannedServer: @unchecked Sendable {
         _ = shutdown(client, Int32(SHUT_WR))
         // Wait for the client to close its side, so the response is not cut short by a reset.
         while recv(client, &buffer, buffer.count, 0) > 0 {}
-        Self.close(client)
-    }
-
-    private static func close(_ fd: Int32) {
-        #if canImport(Darwin)
-        _ = Darwin.close(fd)
-        #else
-        _ = Glibc.close(fd)
-        #endif
+        LoopbackSocket.close(client)
     }
 }

@@ -31,11 +31,8 @@ public final class RawClient {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard fd >= 0 else { throw POSIXFailure(operation: "socket") }
-        #if canImport(Darwin)
         // Darwin has no MSG_NOSIGNAL: a send to a connection the server closed must not kill the runner.
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
+        LoopbackSocket.noSignalOnDarwin(fd)
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
@@ -58,16 +55,7 @@ public final class RawClient {
     public func send(_ text: String) { send(Array(text.utf8)) }
 
     public func send(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            #if canImport(Darwin)
-            let sent = bytes[offset...].withUnsafeBytes { Darwin.send(fd, $0.baseAddress, $0.count, 0) }
-            #else
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            #endif
-            if sent <= 0 { return }
-            offset += sent
-        }
+        LoopbackSocket.sendAll(fd, bytes)
     }
 
     /// How a read ended.
