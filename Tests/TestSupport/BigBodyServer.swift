@@ -9,13 +9,11 @@ import Foundation
 /// `Content-Length` or chunked, written in 64 KiB pieces as fast as the socket takes them; one connection at a time,
 /// each closed after its response. For relays that must stream a body rather than hold it.
 public final class BigBodyServer: @unchecked Sendable {
-    // @unchecked: constants set before the accept thread starts; `served` only touched under `lock`.
+    // @unchecked: constants, set before the accept thread starts.
     public let port: UInt16
     private let fd: Int32
     private let size: Int
     private let chunked: Bool
-    private let lock = NSLock()
-    private var served = 0
 
     /// The byte at `index` of every body.
     public static func byte(at index: Int) -> UInt8 { UInt8(index % 251) }
@@ -26,9 +24,6 @@ public final class BigBodyServer: @unchecked Sendable {
         (fd, port) = try LoopbackSocket.bound(listening: true)
         Thread.detachNewThread { [self] in serve() }
     }
-
-    /// Responses written in full so far.
-    public var responses: Int { lock.withLock { served } }
 
     public func stop() {
         shutdown(fd, Int32(SHUT_RDWR))
@@ -52,8 +47,7 @@ public final class BigBodyServer: @unchecked Sendable {
                 ok = LoopbackSocket.sendAll(client, chunked ? Array((String(count, radix: 16) + "\r\n").utf8) + piece + [13, 10] : piece)
                 offset += count
             }
-            if ok && chunked { ok = LoopbackSocket.sendAll(client, Array("0\r\n\r\n".utf8)) }
-            if ok { lock.withLock { served += 1 } }
+            if ok && chunked { LoopbackSocket.sendAll(client, Array("0\r\n\r\n".utf8)) }
             LoopbackSocket.close(client)
         }
     }

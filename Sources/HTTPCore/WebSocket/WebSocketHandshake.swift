@@ -22,7 +22,7 @@ package enum WebSocketHandshake {
     }
 
     /// Whether `request` is a WebSocket opening handshake this server accepts (§4.2.1).
-    package static func isUpgrade(_ request: HTTPRequest) -> Bool {
+    private static func isUpgrade(_ request: HTTPRequest) -> Bool {
         tokens(request, "Upgrade").contains { $0.lowercased() == "websocket" }
     }
 

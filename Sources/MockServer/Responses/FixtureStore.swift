@@ -178,16 +178,9 @@ final class FixtureStore: Sendable {
     /// How many serials the remembered entries span at most.
     static let scenarioPlaces = 4096
 
-    /// The file parsed as `play`'s response template, once per version of the file; or why there is no
-    /// file. (Keyed by the scenario's serial number, which hashes in a few instructions where its context
-    /// would hash two dictionaries per request.)
-    func template(at relativePath: String, for play: ScenarioPlay)
-        -> Result<Result<ResponseTemplate, ResponseTemplate.Problem>, Unavailable>
-    {
-        renderable(at: relativePath, for: play).map(\.template)
-    }
-
-    /// A template as ``template(at:for:)`` finds it, and the memo of its last rendering for `play`.
+    /// The file parsed as `play`'s response template, once per version of the file (keyed by the scenario's serial
+    /// number, which hashes in a few instructions where its context would hash two dictionaries per request), with the
+    /// memo of its last rendering for `play`.
     struct Renderable {
         let template: Result<ResponseTemplate, ResponseTemplate.Problem>
         fileprivate let entry: Entry
@@ -213,6 +206,7 @@ final class FixtureStore: Sendable {
         }
     }
 
+    /// The template at `relativePath` for `play`, or why there is no file.
     func renderable(at relativePath: String, for play: ScenarioPlay) -> Result<Renderable, Unavailable> {
         // A template at a fixed path is found by the scenario's place, as a fixed fixture's bytes are: no hash of
         // its path on every request.
