@@ -15,17 +15,20 @@ struct ResourceResponder: Sendable {
 
     /// - Parameters:
     ///   - itemID: The `{id}` of an item's path; `nil` for the collection's.
-    ///   - naming: Fields every response carries (the endpoint and scenario that answered).
+    ///   - endpoint: The endpoint that answers, named in every response (``MockHeader``).
+    ///   - scenario: Its scenario, named too.
+    ///   - namingFields: Both as the head writes them, encoded once at load.
     func respond(
         _ operation: ResourceOperation,
         of resource: Resource,
         request: HTTPRequest,
         itemID: String?,
         session: String,
-        naming: [(name: String, value: String)],
+        endpoint: String,
+        scenario: String,
         namingFields: [UInt8]
     ) -> HTTPResponse {
-        let answer = Answer(resource: resource, naming: naming, namingFields: namingFields)
+        let answer = Answer(shape: resource.shape, endpoint: endpoint, scenario: scenario, namingFields: namingFields)
         do {
             return try respond(operation, of: resource, request: request, itemID: itemID, session: session, answer: answer)
         } catch {
@@ -53,18 +56,13 @@ struct ResourceResponder: Sendable {
             } catch {
                 return answer.error(.badRequest, error.message)
             }
-            // The page written from its items' JSON as the collection keeps it: an item is written once per change.
+            // The page written from its items' JSON as the collection keeps it: an item is written once per change, and
+            // the same page asked again is not written again.
             let (page, total) = try store.withCollection(resource, session: session) { collection -> ([UInt8], Int) in
                 let (positions, total) = query.positions(in: collection.items)
-                var bytes: [UInt8] = [UInt8(ascii: "[")]
-                for (number, position) in positions.enumerated() {
-                    if number > 0 { bytes.append(UInt8(ascii: ",")) }
-                    bytes += collection.encodedItem(at: position).bytes
-                }
-                bytes.append(UInt8(ascii: "]"))
-                return (bytes, total)
+                return (collection.page(at: positions), total)
             }
-            answer.headers.append(("X-Total-Count", String(total)))
+            answer.fields = Self.totalCountField(total)
             return answer.value(.ok, serialized: page)
         case .create:
             return try create(resource, request: request, session: session, answer: answer)
@@ -105,9 +103,9 @@ struct ResourceResponder: Sendable {
         }
         let id = Self.text(of: created, resource)
         let bytes = created.serialized
-        answer.headers.append(("Location", resource.path.description + "/" + id))
-        answer.headers.append(("ETag", EntityTag(of: bytes).header))
-        return answer.value(.created, created, serialized: bytes)
+        answer.fields = HTTPResponseEncoder.fields([("Location", resource.path.description + "/" + id),
+                                                    ("ETag", EntityTag(of: bytes).header)])
+        return answer.value(.created, serialized: bytes)
     }
 
     private func item(
@@ -137,14 +135,17 @@ struct ResourceResponder: Sendable {
             let current = index.map { collection.items[$0] }
             // Written once per version of the item: the bytes give the tag and, for a read, the body.
             let written = index.map { collection.encodedItem(at: $0) }
-            let (bytes, tag) = (written?.bytes, written?.tag)
             // RFC 9110 §13.2.2: If-Match first, then (for GET) If-None-Match.
-            if let condition = ifMatch ?? nil, operation != .read, !condition.matchesStrongly(tag) { return .preconditionFailed }
-            guard let index, let current, let tag else { return .missing }
+            if let condition = ifMatch ?? nil, operation != .read, !condition.matchesStrongly(written?.tag) {
+                return .preconditionFailed
+            }
+            guard let index, let current, let written else { return .missing }
             switch operation {
             case .read:
-                if let condition = ifNoneMatch ?? nil, !condition.noneMatchWeakly(tag) { return .notModified(tag) }
-                return .item(current, tag, bytes ?? [])
+                if let condition = ifNoneMatch ?? nil, !condition.noneMatchWeakly(written.tag) {
+                    return .notModified(written.tag)
+                }
+                return .item(written)
             case .delete:
                 collection.items.remove(at: index)
                 return .deleted
@@ -162,8 +163,7 @@ struct ResourceResponder: Sendable {
                 }
                 guard problems.isEmpty else { return .invalid(problems) }
                 collection.items[index] = next
-                let written = next.serialized
-                return .item(next, EntityTag(of: written), written)
+                return .item(ResourceStore.Collection.EncodedItem(next.serialized))
             case .list, .create:
                 return .missing
             }
@@ -180,9 +180,9 @@ struct ResourceResponder: Sendable {
             return HTTPResponse(status: HTTPStatus(304), headers: [("ETag", tag.header), ("Cache-Control", "no-store")] + answer.naming)
         case .deleted:
             return HTTPResponse(status: .noContent, headers: answer.naming)
-        case .item(let value, let tag, let bytes):
-            answer.headers.append(("ETag", tag.header))
-            return answer.value(.ok, value, serialized: bytes)
+        case .item(let written):
+            answer.fields = written.tagField
+            return answer.value(.ok, serialized: written.bytes)
         }
     }
 
@@ -190,8 +190,8 @@ struct ResourceResponder: Sendable {
         case preconditionFailed, missing, deleted
         case invalid([String])
         case notModified(EntityTag)
-        /// The item, its tag, and its bytes as written (the body when the shape is bare).
-        case item(JSONValue, EntityTag, [UInt8])
+        /// The item as written, with its tag (the body when the shape is bare).
+        case item(ResourceStore.Collection.EncodedItem)
     }
 
     // MARK: - Reading and writing
@@ -245,20 +245,39 @@ struct ResourceResponder: Sendable {
         }
     }
 
-    /// A response under construction: its headers, and the resource's shape.
+    /// `X-Total-Count: <total>` as a field line, written into one buffer (the number is a small string: no allocation).
+    private static func totalCountField(_ total: Int) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(totalCountName.count + 22)
+        line += totalCountName
+        line += String(total).utf8
+        line += [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+        return line
+    }
+
+    private static let totalCountName = Array("X-Total-Count: ".utf8)
+
+    /// A response under construction: the resource's shape, the fields of this answer, and the fields naming who
+    /// answered. It holds no more than a response needs, as it is made for every request.
     private struct Answer {
-        let resource: Resource
-        let naming: [(name: String, value: String)]
-        var headers: [(name: String, value: String)] = []
+        let shape: Resource.Shape
+        let endpoint: String
+        let scenario: String
+        /// This answer's own field lines (`ETag`, `Location`, `X-Total-Count`), written.
+        var fields: [UInt8] = []
 
         /// ``naming`` as the head writes it, encoded once at load.
         let namingFields: [UInt8]
 
-        init(resource: Resource, naming: [(name: String, value: String)], namingFields: [UInt8]) {
-            self.resource = resource
-            self.naming = naming
+        init(shape: Resource.Shape, endpoint: String, scenario: String, namingFields: [UInt8]) {
+            self.shape = shape
+            self.endpoint = endpoint
+            self.scenario = scenario
             self.namingFields = namingFields
         }
+
+        /// The fields naming the endpoint and scenario that answered, for the answers written from fields.
+        var naming: [(name: String, value: String)] { MockHeader.naming(endpoint: endpoint, scenario: scenario) }
 
         /// The status line and the fields every JSON answer has, written once for the usual statuses.
         private static let okHead = HTTPResponseEncoder.statusAndFields(.ok, jsonFields)
@@ -266,25 +285,25 @@ struct ResourceResponder: Sendable {
         private static let jsonFields = [(name: "Content-Type", value: "application/json; charset=utf-8"),
                                          (name: "Cache-Control", value: "no-store")]
 
-        /// A JSON answer's head: the fixed part, this answer's ``headers``, then ``namingFields``.
+        /// A JSON answer's head: the fixed part, this answer's ``fields``, then ``namingFields``.
         private func jsonHead(_ status: HTTPStatus) -> [UInt8] {
             let fixed = switch status.code {
             case 200: Self.okHead
             case 201: Self.createdHead
             default: HTTPResponseEncoder.statusAndFields(status, Self.jsonFields)
             }
-            return fixed + HTTPResponseEncoder.fields(headers) + namingFields
-        }
-
-        /// - Parameter serialized: `value` already written, to send as is when the shape is bare.
-        func value(_ status: HTTPStatus, _ value: JSONValue, serialized: [UInt8]? = nil) -> HTTPResponse {
-            self.value(status, serialized: serialized ?? value.serialized)
+            var head: [UInt8] = []
+            head.reserveCapacity(fixed.count + fields.count + namingFields.count)
+            head += fixed
+            head += fields
+            head += namingFields
+            return head
         }
 
         /// A value already written as JSON, bare or in the envelope. The envelope is written as the JSON writer writes
         /// an object, keys in order: `{"data":…,"responseMsg":…,"status":…}`, with the value's bytes spliced in.
         func value(_ status: HTTPStatus, serialized: [UInt8]) -> HTTPResponse {
-            switch resource.shape {
+            switch shape {
             case .bare:
                 return HTTPResponse(status: status, head: jsonHead(status), body: serialized)
             case .envelope:

@@ -20,25 +20,63 @@ final class ResourceStore: Sendable {
         private(set) var changes = 0
         /// Each item written as JSON, with its entity tag, as of ``changes`` == ``encodedAt``: a read of an item that
         /// has not changed writes nothing again.
-        private var encoded: [(bytes: [UInt8], tag: EntityTag)?] = []
+        private var encoded: [EncodedItem?] = []
+        /// The last list page written, as of ``changes`` == ``encodedAt``: the same page asked again is not written
+        /// again.
+        private var lastPage: (positions: [Int], bytes: [UInt8])?
         private var encodedAt = -1
+
+        /// An item as a response carries it: its JSON, its entity tag, and the `ETag` field line that names the tag.
+        struct EncodedItem: Sendable {
+            let bytes: [UInt8]
+            let tag: EntityTag
+            let tagField: [UInt8]
+
+            init(_ bytes: [UInt8]) {
+                self.bytes = bytes
+                tag = EntityTag(of: bytes)
+                tagField = HTTPResponseEncoder.fields([(name: "ETag", value: tag.header)])
+            }
+        }
 
         init(items: [JSONValue], nextID: Int) {
             self.items = items
             self.nextID = nextID
         }
 
-        /// The item at `index` written as JSON, and its entity tag: from the last read, unless an item changed since.
-        mutating func encodedItem(at index: Int) -> (bytes: [UInt8], tag: EntityTag) {
-            if encodedAt != changes || encoded.count != items.count {
-                encoded = Array(repeating: nil, count: items.count)
-                encodedAt = changes
-            }
+        /// The item at `index` written as JSON, with its entity tag: from the last read, unless an item changed since.
+        mutating func encodedItem(at index: Int) -> EncodedItem {
+            forgetEncodingsIfChanged()
             if let known = encoded[index] { return known }
-            let bytes = items[index].serialized
-            let written = (bytes, EntityTag(of: bytes))
+            let written = EncodedItem(items[index].serialized)
             encoded[index] = written
             return written
+        }
+
+        /// The items at `positions` written as one JSON array: the last page again when it is asked again unchanged.
+        mutating func page(at positions: [Int]) -> [UInt8] {
+            forgetEncodingsIfChanged()
+            if let lastPage, lastPage.positions == positions { return lastPage.bytes }
+            var parts: [[UInt8]] = []
+            parts.reserveCapacity(positions.count)
+            for position in positions { parts.append(encodedItem(at: position).bytes) }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(parts.reduce(2 + parts.count) { $0 + $1.count })
+            bytes.append(UInt8(ascii: "["))
+            for (number, part) in parts.enumerated() {
+                if number > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes += part
+            }
+            bytes.append(UInt8(ascii: "]"))
+            lastPage = (positions, bytes)
+            return bytes
+        }
+
+        private mutating func forgetEncodingsIfChanged() {
+            guard encodedAt != changes || encoded.count != items.count else { return }
+            encoded = Array(repeating: nil, count: items.count)
+            lastPage = nil
+            encodedAt = changes
         }
     }
 

@@ -306,8 +306,7 @@ final class RequestHandler: HTTPResponder {
         if let (resource, operation) = route.resource, play.name == Resource.storeScenario {
             let response = resources.respond(operation, of: resource, request: request, itemID: parameters["id"],
                                              session: selection.session,
-                                             naming: MockHeader.naming(endpoint: route.id, scenario: play.name),
-                                             namingFields: play.namingFields)
+                                             endpoint: route.id, scenario: play.name, namingFields: play.namingFields)
             // The server's and the profile's latency and bandwidth apply to the store's answers as to any other.
             let (reply, delay) = conditioned(response, play: play, profile: profile)
             return journaled(reply, entry(request, endpoint: route.id, selection: selection, status: response.status.code,

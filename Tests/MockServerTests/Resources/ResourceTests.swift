@@ -121,6 +121,25 @@ import TestSupport
         }
     }
 
+    @Test func aPageAskedAgain_AfterAChange_IsTheCurrentPage() async throws {
+        // The last page written is kept until an item changes: the same page asked again after a patch, a replace
+        // or a delete shows the change, and another page of the same length is not the kept one.
+        try await withCart { _, client in
+            let first = try client.get("/api/cart/items?_limit=1&_page=1")
+            #expect(try client.get("/api/cart/items?_limit=1&_page=1").text == first.text)
+            #expect((try json(try client.get("/api/cart/items?_limit=1&_page=2")) as? [[String: Any]])?.first?["id"] as? Int == 2)
+            _ = try client.request("PATCH", "/api/cart/items/1", headers: ["Content-Type": "application/merge-patch+json"],
+                                   body: #"{"quantity": 9}"#)
+            let patched = try client.get("/api/cart/items?_limit=1&_page=1")
+            #expect((try json(patched) as? [[String: Any]])?.first?["quantity"] as? Int == 9)
+            _ = try client.request("PUT", "/api/cart/items/1", headers: jsonType, body: #"{"productId": 4, "quantity": 3}"#)
+            #expect((try json(try client.get("/api/cart/items?_limit=1&_page=1")) as? [[String: Any]])?.first?["productId"] as? Int == 4)
+            for id in [1, 2] { #expect(try client.request("DELETE", "/api/cart/items/\(id)").status == 204) }
+            let empty = try client.get("/api/cart/items?_limit=1&_page=1")
+            #expect(empty.text == "[]" && empty.header("X-Total-Count") == "0")
+        }
+    }
+
     @Test func staleIfMatch_Is412_AndIfNoneMatch_Is304() async throws {
         try await withCart { _, client in
             let tag = try #require(try client.get("/api/cart/items/1").header("ETag"))
