@@ -14,6 +14,8 @@ public final class UpstreamProxy: UpstreamRelay {
     public let bridge: TLSBridge?
     private let client: UpstreamClient
     private let pool: UpstreamPool
+    /// Drives the exchanges on kept connections without a thread each; `nil` when this system gave it no pipe.
+    private let loop: UpstreamLoop?
 
     /// - Parameters:
     ///   - threads: Requests relayed at once; more wait in a queue of `queueLimit`, beyond which they get a 502.
@@ -27,8 +29,10 @@ public final class UpstreamProxy: UpstreamRelay {
         // The bridge answers only once it has the whole response, which URLSession reads with an idle timeout
         // of its own: waiting on it needs more room than waiting on the target directly.
         client = bridge.map { UpstreamClient(host: "127.0.0.1", port: $0.port, timeout: timeout * 3 + 5) }
-            ?? UpstreamClient(host: target.host, port: target.port, timeout: timeout)
+            ?? UpstreamClient(host: target.host, port: target.port, timeout: timeout,
+                              keptConnections: Self.keptConnections)
         pool = UpstreamPool(threads: threads, queueLimit: queueLimit)
+        loop = try? UpstreamLoop(idle: client.idle, timeout: client.timeout)
     }
 
     package var target: String { upstream.url }
@@ -53,57 +57,109 @@ public final class UpstreamProxy: UpstreamRelay {
         }
         let bytes = UpstreamRequest.bytes(for: request, target: upstream, recording: recording != nil,
                                           bridgeToken: bridge?.token)
-        let accepted = pool.submit { [client, recording, bridge] in
+        // The TLS bridge answers only once it has the whole response: its exchanges stay on the pool's threads.
+        if bridge == nil, let loop {
+            let job = UpstreamLoop.Job(bytes: bytes, method: request.method, isWanted: isWanted,
+                                       streams: { streamingBodies && Self.streams(length: $0) }) { [self] outcome in
+                switch outcome {
+                case .response(let response):
+                    deliver(.success(response), for: request, streamed: StreamedBody(keepingUpTo: nil),
+                            completion: completion)
+                case .failure(let failure):
+                    deliver(.failure(failure), for: request, streamed: StreamedBody(keepingUpTo: nil),
+                            completion: completion)
+                case .notSent:
+                    relayOnPool(bytes, request, isWanted: isWanted, streamingBodies: streamingBodies, completion: completion)
+                case .handOff(let handOff):
+                    let accepted = pool.submit { [self] in
+                        let streamed = StreamedBody(keepingUpTo: recording?.maxBodyBytes)
+                        let result = client.resume(handOff, streaming: streaming(streamed, completion: completion))
+                        deliver(result, for: request, streamed: streamed, completion: completion)
+                    }
+                    if !accepted {
+                        POSIX.close(handOff.fd)
+                        completion(.failure(UpstreamFailure.overloaded.description))
+                    }
+                }
+            }
+            if loop.submit(job) { return }
+        }
+        relayOnPool(bytes, request, isWanted: isWanted, streamingBodies: streamingBodies, completion: completion)
+    }
+
+    /// Relays on a pool thread, blocking it: connecting, reading a streamed body, the TLS bridge's exchanges.
+    private func relayOnPool(_ bytes: [UInt8], _ request: HTTPRequest, isWanted: @escaping @Sendable () -> Bool,
+                             streamingBodies: Bool, completion: @escaping @Sendable (RelayOutcome) -> Void) {
+        let accepted = pool.submit { [self] in
             // Its client left while it waited in the queue: nobody would read the answer.
             guard isWanted() else { return }
             let streamed = StreamedBody(keepingUpTo: recording?.maxBodyBytes)
             // A large or open-ended body goes on as it arrives, at the client's pace (the TLS bridge hands over whole
             // responses, so its are read whole).
-            let streaming: UpstreamClient.Streaming? = bridge != nil || !streamingBodies ? nil : { head, length in
-                guard length.map({ $0 > Self.streamingThreshold }) ?? true else { return nil }
-                let stream = ReplyStream(limit: Self.streamedQueueBytes, length: length, endsWhenStopping: false)
-                streamed.stream = stream
-                completion(.stream(Self.relayed(head), body: stream))
-                return { bytes in
-                    streamed.keep(bytes)
-                    return stream.sendWaiting(bytes)
-                }
-            }
-            switch client.exchange(bytes, method: request.method, streaming: streaming) {
-            case .success(let response) where response.streamed:
-                streamed.stream?.finish()
-                guard let recording else { return }
-                guard let body = streamed.copy else {
-                    return POSIX.writeLine("mock-server: \(request.method) \(request.path): not recorded, its response body "
-                        + "exceeds --max-record-bytes \(recording.maxBodyBytes) (it was relayed intact)", toStandardError: true)
-                }
-                var whole = response
-                whole.body = body
-                if let skipped = recording.add(Self.exchange(request, whole)) {
-                    POSIX.writeLine("mock-server: " + skipped, toStandardError: true)
-                }
-            case .failure(let failure) where streamed.stream != nil:
-                // The head went out already: the client sees the body cut short by a reset, as from the backend.
-                streamed.stream?.reset()
-                if failure != .clientLeft {
-                    POSIX.writeLine("mock-server: \(request.method) \(request.path): the backend's body broke off: \(failure)",
-                                    toStandardError: true)
-                }
-            case .success(let response) where bridge != nil && Self.bridgeFailure(response) != nil:
-                completion(.failure(Self.bridgeFailure(response) ?? ""))
-            case .failure(let failure) where bridge?.exit != nil:
-                let exit = bridge?.exit ?? "ended"
-                completion(.failure("the TLS bridge \(TLSBridge.executableName) \(exit) (\(failure)); restart mock-server"))
-            case .success(let response):
-                if let recording, let skipped = recording.add(Self.exchange(request, response)) {
-                    POSIX.writeLine("mock-server: " + skipped, toStandardError: true)
-                }
-                completion(.response(Self.relayed(response), announcedLength: Self.announcedLength(request, response)))
-            case .failure(let failure):
-                completion(.failure(failure.description))
-            }
+            let streaming = bridge != nil || !streamingBodies ? nil : streaming(streamed, completion: completion)
+            deliver(client.exchange(bytes, method: request.method, streaming: streaming), for: request, streamed: streamed,
+                    completion: completion)
         }
         if !accepted { completion(.failure(UpstreamFailure.overloaded.description)) }
+    }
+
+    /// Whether a body of the announced length (`nil`: chunked, or until the close) streams on as it arrives.
+    private static func streams(length: Int?) -> Bool {
+        length.map { $0 > streamingThreshold } ?? true
+    }
+
+    /// Has a large or open-ended body stream on to the client: the head is relayed at once, and each part of the body
+    /// follows at the client's pace (kept in `streamed` for the recording while it fits).
+    private func streaming(_ streamed: StreamedBody, completion: @escaping @Sendable (RelayOutcome) -> Void)
+        -> UpstreamClient.Streaming {
+        { head, length in
+            guard Self.streams(length: length) else { return nil }
+            let stream = ReplyStream(limit: Self.streamedQueueBytes, length: length, endsWhenStopping: false)
+            streamed.stream = stream
+            completion(.stream(Self.relayed(head), body: stream))
+            return { bytes in
+                streamed.keep(bytes)
+                return stream.sendWaiting(bytes)
+            }
+        }
+    }
+
+    /// Hands the exchange's outcome to `completion`, recording it when this proxy records.
+    private func deliver(_ result: Result<UpstreamResponse, UpstreamFailure>, for request: HTTPRequest,
+                         streamed: StreamedBody, completion: @escaping @Sendable (RelayOutcome) -> Void) {
+        switch result {
+        case .success(let response) where response.streamed:
+            streamed.stream?.finish()
+            guard let recording else { return }
+            guard let body = streamed.copy else {
+                return POSIX.writeLine("mock-server: \(request.method) \(request.path): not recorded, its response body "
+                    + "exceeds --max-record-bytes \(recording.maxBodyBytes) (it was relayed intact)", toStandardError: true)
+            }
+            var whole = response
+            whole.body = body
+            if let skipped = recording.add(Self.exchange(request, whole)) {
+                POSIX.writeLine("mock-server: " + skipped, toStandardError: true)
+            }
+        case .failure(let failure) where streamed.stream != nil:
+            // The head went out already: the client sees the body cut short by a reset, as from the backend.
+            streamed.stream?.reset()
+            if failure != .clientLeft {
+                POSIX.writeLine("mock-server: \(request.method) \(request.path): the backend's body broke off: \(failure)",
+                                toStandardError: true)
+            }
+        case .success(let response) where bridge != nil && Self.bridgeFailure(response) != nil:
+            completion(.failure(Self.bridgeFailure(response) ?? ""))
+        case .failure(let failure) where bridge?.exit != nil:
+            let exit = bridge?.exit ?? "ended"
+            completion(.failure("the TLS bridge \(TLSBridge.executableName) \(exit) (\(failure)); restart mock-server"))
+        case .success(let response):
+            if let recording, let skipped = recording.add(Self.exchange(request, response)) {
+                POSIX.writeLine("mock-server: " + skipped, toStandardError: true)
+            }
+            completion(.response(Self.relayed(response), announcedLength: Self.announcedLength(request, response)))
+        case .failure(let failure):
+            completion(.failure(failure.description))
+        }
     }
 
     package func flushRecording() -> RecordingFlush? {
@@ -121,13 +177,19 @@ public final class UpstreamProxy: UpstreamRelay {
         }
     }
 
-    /// Stops the relay threads once their current request is done, and the TLS bridge.
+    /// Stops the relay threads once their current request is done, the upstream loop (what it has in flight fails),
+    /// and the TLS bridge.
     public func stop() {
+        loop?.stop()
         pool.stop()
         bridge?.stop()
     }
 
     // MARK: - Relaying
+
+    /// Connections to the target kept open between requests: as many as the upstream loop may have in flight under a
+    /// day's load (nginx's `keepalive 32` per worker is the usual advice); the oldest closes past it.
+    static let keptConnections = 64
 
     /// A body larger than this (or of no announced length) streams on as it arrives, rather than being read whole.
     static let streamingThreshold = 1 << 20

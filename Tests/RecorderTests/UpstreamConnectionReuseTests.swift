@@ -7,10 +7,19 @@ import TestSupport
 /// The upstream client keeps a connection whose response ended by its framing, and uses it for the next request;
 /// a connection the target closes is not used again, and an idempotent request that meets one closed is sent again.
 @Suite(.timeLimit(.minutes(2)), .blockingIO) struct UpstreamConnectionReuseTests {
-    /// A backend on a raw socket that answers every request `ok` and counts the connections it accepted.
+    /// A backend on a raw socket that answers every request `ok` (or as its manner says) and counts the connections it
+    /// accepted.
     final class CountingBackend: @unchecked Sendable {
         // @unchecked: `accepted` is read under `lock`; the descriptor is closed once, by `stop`.
-        enum Manner { case keepAlive, closeAfterEach, closeWhenIdle }
+        enum Manner: Equatable {
+            case keepAlive, closeAfterEach, closeWhenIdle
+            /// Answers the first request on a connection; at the next, closes without a word.
+            case closeAtTheSecond
+            /// Reads requests, never answers.
+            case silent
+            /// Answers every request with a body of this many bytes, `i % 251` each, keeping the connection.
+            case large(Int)
+        }
         let port: UInt16
         private let listener: Int32
         private let lock = NSLock()
@@ -43,6 +52,7 @@ import TestSupport
         /// Answers each request on `fd` until the client leaves (or, closing, after one).
         private static func answer(_ fd: Int32, _ manner: Manner) {
             defer { POSIX.close(fd) }
+            var answered = 0
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
@@ -55,12 +65,32 @@ import TestSupport
                 }
                 guard let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) else { continue }
                 pending.removeSubrange(..<end.upperBound)
+                if manner == .silent { continue }
+                if manner == .closeAtTheSecond && answered == 1 { return }
+                answered += 1
                 let close = manner == .closeAfterEach ? "Connection: close\r\n" : ""
-                let response = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\(close)\r\nok".utf8)
-                _ = response.withUnsafeBytes { POSIX.write(fd, $0, nil) }
-                if manner != .keepAlive { return }
+                var response = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\(close)\r\nok".utf8)
+                if case .large(let size) = manner {
+                    response = Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n".utf8) + (0..<size).map { UInt8($0 % 251) }
+                }
+                guard UpstreamConnectionReuseTests.send(response, on: fd) else { return }
+                if manner == .closeAfterEach || manner == .closeWhenIdle { return }
             }
         }
+    }
+
+    /// Writes all of `bytes`, waiting while the socket is full; `false` when the peer left.
+    static func send(_ bytes: [UInt8], on fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            switch bytes[offset...].withUnsafeBytes({ POSIX.write(fd, $0, nil) }) {
+            case .bytes(let count): offset += count
+            case .wouldBlock:
+                if POSIX.wait(fd, forWriting: true, deadline: POSIX.monotonicNanoseconds() + 5_000_000_000) != nil { return false }
+            case .closed: return false
+            }
+        }
+        return true
     }
 
     private func get(_ client: UpstreamClient, port: UInt16) throws -> String {

@@ -78,7 +78,8 @@ public struct IOBackend: Sendable, Hashable, CustomStringConvertible {
         return backend
     }
 
-    func makeQueue() throws(SocketError) -> any ReadinessQueue {
+    /// A readiness queue of this backend, for a loop of its own (the event loops, the proxy's upstream loop).
+    package func makeQueue() throws(SocketError) -> any ReadinessQueue {
         switch kind {
         case .poll:
             return PollQueue()

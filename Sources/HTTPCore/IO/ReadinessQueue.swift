@@ -1,5 +1,5 @@
 /// Which readiness a loop wants to hear about for a descriptor.
-enum Interest: Equatable {
+package enum Interest: Equatable {
     case read
     case readWrite
     /// Only writability (a peer that half-closed, with output still queued).
@@ -11,17 +11,17 @@ enum Interest: Equatable {
 
 /// One readiness report. A backend may report one descriptor twice in one wait (kqueue reports read
 /// and write separately); handling an event must be harmless when the other was handled first.
-struct ReadinessEvent {
-    let fd: Int32
-    let readable: Bool
-    let writable: Bool
+package struct ReadinessEvent {
+    package let fd: Int32
+    package let readable: Bool
+    package let writable: Bool
     /// An error or hang-up: the next read or write on the descriptor tells which.
-    let failed: Bool
+    package let failed: Bool
 }
 
 /// A level-triggered readiness API (epoll, kqueue or poll), one per event loop, used only on the loop's
 /// own thread.
-protocol ReadinessQueue: AnyObject {
+package protocol ReadinessQueue: AnyObject {
     /// - Parameter exclusive: wake only one of the loops waiting on a shared descriptor, where the
     ///   backend can (epoll's EPOLLEXCLUSIVE); the others ignore it.
     func add(_ fd: Int32, _ interest: Interest, exclusive: Bool) throws(SocketError)
@@ -35,7 +35,7 @@ protocol ReadinessQueue: AnyObject {
 }
 
 extension ReadinessQueue {
-    func add(_ fd: Int32, _ interest: Interest) throws(SocketError) {
+    package func add(_ fd: Int32, _ interest: Interest) throws(SocketError) {
         try add(fd, interest, exclusive: false)
     }
 }

@@ -50,6 +50,8 @@ package struct AdminAccess: Sendable {
         guard let host = request.headers["Host"], !host.isEmpty else {
             return ServerJSON.error(.forbidden, "\(what) needs a Host header naming this server")
         }
+        // The Host of nearly every request to a local mock, answered without parsing it: the same verdict, sooner.
+        if Self.isPlainLoopback(host) { return nil }
         guard let parsed = Self.hostName(host) else {
             return ServerJSON.error(.forbidden, "\(what) refuses a malformed Host header (\(host))")
         }
@@ -87,6 +89,18 @@ package struct AdminAccess: Sendable {
         return host.isEmpty ? nil : String(host)
     }
 
+    /// Whether `value` is `127.0.0.1` or `localhost`, with or without a port of one to five ASCII digits: a Host that
+    /// ``hostName(_:)`` and ``isLoopbackName(_:)`` would let through.
+    static func isPlainLoopback(_ value: String) -> Bool {
+        var bytes = value.utf8[...]
+        guard let name = ["127.0.0.1", "localhost"].first(where: { bytes.starts(with: $0.utf8) }) else { return false }
+        bytes = bytes.dropFirst(name.utf8.count)
+        guard let colon = bytes.first else { return true }
+        let port = bytes.dropFirst()
+        return colon == UInt8(ascii: ":") && (1...5).contains(port.count)
+            && port.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
     static func isLoopbackName(_ name: String) -> Bool {
         name == "localhost" || name.hasSuffix(".localhost") || POSIX.isLoopbackAddress(name)
     }
@@ -96,7 +110,7 @@ package struct AdminAccess: Sendable {
         isLoopbackName(normalized(hostName(host) ?? host))
     }
 
-    private static func normalized(_ name: String) -> String {
+    static func normalized(_ name: String) -> String {
         var name = name.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         return name

@@ -12,12 +12,21 @@ enum HopByHop {
     static func endToEnd(_ fields: [(name: String, value: String)], alsoDropping extra: Set<String> = [])
         -> [(name: String, value: String)]
     {
-        var dropped = names.union(extra)
-        for field in fields where field.name.lowercased() == "connection" {
-            for token in field.value.split(separator: ",") { dropped.insert(token.trimmingSpaces().lowercased()) }
+        // Compared in place, ignoring case: no name is lower-cased or hashed unless a `Connection` field names more.
+        var named: [String] = []
+        for field in fields where HTTPHeaders.equal(field.name, "Connection") {
+            for token in field.value.split(separator: ",") { named.append(token.trimmingSpaces()) }
         }
-        return fields.filter { !dropped.contains($0.name.lowercased()) }
+        let dropped = named.isEmpty ? nil : Set(named.map { $0.lowercased() })
+        return fields.filter { field in
+            !ordered.contains { HTTPHeaders.equal(field.name, $0) }
+                && !extra.contains { HTTPHeaders.equal(field.name, $0) }
+                && dropped?.contains(field.name.lowercased()) != true
+        }
     }
+
+    /// ``names`` in a fixed order, for comparing in place.
+    private static let ordered = names.sorted()
 
     /// The `Via` field a proxy sends on: the received one with this hop appended (RFC 9110 §7.6.3).
     static func via(after fields: [(name: String, value: String)]) -> (name: String, value: String) {

@@ -13,7 +13,7 @@ struct UpstreamClient: Sendable {
     /// Connections kept between requests.
     let idle: IdleConnections
 
-    /// - Parameter keptConnections: How many idle connections to keep (one per relay thread is plenty).
+    /// - Parameter keptConnections: How many idle connections to keep (the relay threads' and the upstream loop's).
     init(host: String, port: UInt16, timeout: Double, keptConnections: Int = 8) {
         self.host = host
         self.port = port
@@ -22,7 +22,7 @@ struct UpstreamClient: Sendable {
     }
 
     /// Methods a request may be sent again with (RFC 9110 §9.2.2), when a kept connection closed before answering.
-    private static let idempotent: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete]
+    static let idempotent: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete]
 
     /// Where a body goes as it arrives, once the head is read: each part in order; `false` stops the exchange (the
     /// client left).
@@ -40,7 +40,10 @@ struct UpstreamClient: Sendable {
         if let kept = idle.take() {
             let started = POSIX.monotonicNanoseconds()
             var outcome: (Result<UpstreamResponse, UpstreamFailure>, keep: Bool)?
-            if send(bytes, on: kept) == nil { outcome = receive(on: kept, method: method, started: started, streaming: streaming) }
+            if send(bytes, on: kept) == nil {
+                outcome = receive(on: kept, reader: UpstreamResponseReader(requestMethod: method), started: started,
+                                  streaming: streaming)
+            }
             switch outcome {
             case (.success(let response), let keep)?:
                 if keep { idle.put(kept) } else { POSIX.close(kept) }
@@ -79,8 +82,17 @@ struct UpstreamClient: Sendable {
             POSIX.close(fd)
             return .failure(failure)
         }
-        let (result, keep) = receive(on: fd, method: method, started: started, streaming: streaming)
+        let (result, keep) = receive(on: fd, reader: UpstreamResponseReader(requestMethod: method), started: started,
+                                     streaming: streaming)
         if keep { idle.put(fd) } else { POSIX.close(fd) }
+        return result
+    }
+
+    /// Finishes an exchange whose head the ``UpstreamLoop`` read, reading the rest of the body on this thread.
+    func resume(_ handOff: UpstreamLoop.HandOff, streaming: Streaming?) -> Result<UpstreamResponse, UpstreamFailure> {
+        let (result, keep) = receive(on: handOff.fd, reader: handOff.reader, started: handOff.started,
+                                     headMs: handOff.headMs, streaming: streaming)
+        if keep { idle.put(handOff.fd) } else { POSIX.close(handOff.fd) }
         return result
     }
 
@@ -106,12 +118,16 @@ struct UpstreamClient: Sendable {
         return nil
     }
 
-    /// - Parameter started: When the request's first byte was sent (monotonic), for ``UpstreamResponse/headMs``.
+    /// - Parameters:
+    ///   - reader: What is read of the response so far: nothing, or its head (and maybe some of its body) when it
+    ///     resumes an exchange the ``UpstreamLoop`` began.
+    ///   - started: When the request's first byte was sent (monotonic), for ``UpstreamResponse/headMs``.
+    ///   - headMs: How long the head took, when it is read already.
     /// - Returns: The response or why there is none, and whether the connection may carry another request.
-    private func receive(on fd: Int32, method: HTTPRequest.Method, started: UInt64, streaming: Streaming?)
-        -> (Result<UpstreamResponse, UpstreamFailure>, keep: Bool) {
-        var reader = UpstreamResponseReader(requestMethod: method)
-        var headMs: Double?
+    private func receive(on fd: Int32, reader: UpstreamResponseReader, started: UInt64, headMs known: Double? = nil,
+                         streaming: Streaming?) -> (Result<UpstreamResponse, UpstreamFailure>, keep: Bool) {
+        var reader = reader
+        var headMs = known
         func timed(_ response: UpstreamResponse) -> UpstreamResponse {
             var response = response
             response.headMs = headMs ?? Double(POSIX.monotonicNanoseconds() - started) / 1_000_000
@@ -123,6 +139,24 @@ struct UpstreamClient: Sendable {
             var head = reader.headResponse.map(timed)
             head?.streamed = true
             return head
+        }
+        /// Once the head is read and the body is still to come: whether the caller has it stream on, and the outcome
+        /// when what is read already ends it.
+        func streamIfChosen() throws(UpstreamFailure) -> (Result<UpstreamResponse, UpstreamFailure>, keep: Bool)? {
+            guard let streaming, let head = reader.headResponse,
+                  let chosen = streaming(timed(head), reader.announcedBodyLength) else { return nil }
+            sink = chosen
+            let (bytes, done) = try reader.takeBody()
+            guard bytes.isEmpty || chosen(bytes) else { return (.failure(.clientLeft), false) }
+            if done, let head = streamed { return (.success(head), reader.keepsConnection) }
+            return nil
+        }
+        if reader.hasHead {
+            do {
+                if let ended = try streamIfChosen() { return ended }
+            } catch {
+                return (.failure(error), false)
+            }
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var until = deadline()
@@ -143,13 +177,7 @@ struct UpstreamClient: Sendable {
                     if headMs == nil && reader.hasHead {
                         headMs = Double(POSIX.monotonicNanoseconds() - started) / 1_000_000
                         // The body is still to come: the caller may have it stream on, starting with what is read.
-                        if response == nil, let streaming, let head = reader.headResponse,
-                           let chosen = streaming(timed(head), reader.announcedBodyLength) {
-                            sink = chosen
-                            let (bytes, done) = try reader.takeBody()
-                            guard bytes.isEmpty || chosen(bytes) else { return (.failure(.clientLeft), false) }
-                            if done, let head = streamed { return (.success(head), reader.keepsConnection) }
-                        }
+                        if response == nil, let ended = try streamIfChosen() { return ended }
                     }
                     if let response { return (.success(timed(response)), reader.keepsConnection) }
                 case .wouldBlock:

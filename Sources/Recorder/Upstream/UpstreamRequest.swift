@@ -7,6 +7,10 @@ import HTTPCore
 enum UpstreamRequest {
     /// Fields the proxy sets itself, besides the hop-by-hop ones.
     private static let replaced: Set<String> = ["host", "content-length", "expect", "via"]
+    /// What is not sent on as received: ``replaced``, and the TLS bridge's token (the proxy's own is added).
+    private static let dropped = replaced.union([BridgeFailure.tokenField.lowercased()])
+    /// ``dropped``, and `Accept-Encoding` (the proxy asks for `identity` itself).
+    private static let droppedWhenRecording = dropped.union(["accept-encoding"])
 
     /// - Parameter recording: Asks for the body uncompressed (`Accept-Encoding: identity`, whatever the client
     ///   accepts; URLSession always offers gzip): a compressed body could not be searched for secrets.
@@ -19,8 +23,7 @@ enum UpstreamRequest {
             : target.requestTarget(path: request.path, query: request.query)
         var head = "\(request.method) \(path) HTTP/1.1\r\n"
         head += "Host: \(target.hostField)\r\n"
-        let dropped = replaced.union(recording ? ["accept-encoding"] : []).union([BridgeFailure.tokenField.lowercased()])
-        for field in HopByHop.endToEnd(fields, alsoDropping: dropped) {
+        for field in HopByHop.endToEnd(fields, alsoDropping: recording ? droppedWhenRecording : dropped) {
             head += "\(field.name): \(field.value)\r\n"
         }
         if recording { head += "Accept-Encoding: identity\r\n" }

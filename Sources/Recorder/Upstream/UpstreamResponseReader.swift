@@ -152,19 +152,39 @@ struct UpstreamResponseReader {
             }
             return false
         }
-        let lines = buffer[..<end.start].split(separator: 10, omittingEmptySubsequences: false)
-            .map { line in String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self) }
-        buffer.removeFirst(end.afterward)
-        let (status, reason) = try Self.statusLine(lines.first ?? "")
-        isHTTP11 = lines.first?.hasPrefix("HTTP/1.1 ") ?? false
+        // Read on bytes, each line once: a relayed response's head is parsed on the proxy's busiest path.
         var fields: [UpstreamResponse.Field] = []
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
-                  !line[..<colon].contains(where: { $0 == " " || $0 == "\t" }) else {
-                throw .badResponse("malformed header line \"\(line.prefix(80))\"")
+        var status = 0
+        var reason = ""
+        try buffer.withUnsafeBufferPointer { (all) throws(UpstreamFailure) in
+            let head = UnsafeBufferPointer(rebasing: all[..<end.start])
+            var lineStart = 0
+            var first = true
+            while lineStart <= head.count {
+                let newline = head[lineStart...].firstIndex(of: 10) ?? head.count
+                var line = UnsafeBufferPointer(rebasing: head[lineStart..<newline])
+                if line.last == 13 { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
+                lineStart = newline + 1
+                if first {
+                    first = false
+                    (status, reason) = try Self.statusLine(line)
+                    isHTTP11 = Self.hasPrefix(line, "HTTP/1.1 ")
+                    continue
+                }
+                guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon != 0,
+                      !line[..<colon].contains(where: Self.isSpace) else {
+                    throw .badResponse("malformed header line \"\(String(decoding: line, as: UTF8.self).prefix(80))\"")
+                }
+                var valueStart = colon + 1
+                var valueEnd = line.count
+                while valueStart < valueEnd, Self.isSpace(line[valueStart]) { valueStart += 1 }
+                while valueEnd > valueStart, Self.isSpace(line[valueEnd - 1]) { valueEnd -= 1 }
+                fields.append(.init(name: String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
+                                    value: String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]),
+                                                  as: UTF8.self)))
             }
-            fields.append(.init(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingSpaces()))
         }
+        buffer.removeFirst(end.afterward)
         // An interim response: the final one follows on the same connection.
         if (100...199).contains(status) {
             guard status != 101 else { throw .badResponse("the target switched protocols (101), which a proxy of HTTP cannot relay") }
@@ -173,8 +193,8 @@ struct UpstreamResponseReader {
         head = (status, reason, fields)
         state = try bodyFraming(status: status, fields: fields)
         let closes = fields.contains { field in
-            field.name.lowercased() == "connection" && field.value.lowercased().split(separator: ",")
-                .contains { $0.trimmingSpaces() == "close" }
+            HTTPHeaders.equal(field.name, "Connection")
+                && field.value.split(separator: ",").contains { HTTPHeaders.equal($0.trimmingSpaces(), "close") }
         }
         if case .untilClose = state { keepsConnection = false } else { keepsConnection = isHTTP11 && !closes }
         return true
@@ -193,21 +213,40 @@ struct UpstreamResponseReader {
         return nil
     }
 
-    private static func statusLine(_ line: String) throws(UpstreamFailure) -> (Int, String) {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0] == "HTTP/1.1" || parts[0] == "HTTP/1.0",
-              parts[1].count == 3, let status = Int(parts[1]), (100...599).contains(status) else {
-            throw .badResponse("malformed status line \"\(line.prefix(80))\"")
+    /// The status code and reason phrase of `line`, an HTTP/1.0 or HTTP/1.1 status line.
+    private static func statusLine(_ line: UnsafeBufferPointer<UInt8>) throws(UpstreamFailure) -> (Int, String) {
+        // "HTTP/1.x" SP 3DIGIT, then SP and the reason (which may be empty), or the end of the line.
+        let digits = line.count >= 12 ? Array(line[9..<12]) : []
+        guard hasPrefix(line, "HTTP/1.1 ") || hasPrefix(line, "HTTP/1.0 "), digits.count == 3,
+              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              line.count == 12 || line[12] == UInt8(ascii: " ") else {
+            throw .badResponse("malformed status line \"\(String(decoding: line, as: UTF8.self).prefix(80))\"")
+        }
+        let status = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        guard (100...599).contains(status) else {
+            throw .badResponse("malformed status line \"\(String(decoding: line, as: UTF8.self).prefix(80))\"")
         }
         // A reason phrase is text for people (RFC 9112 §4): control characters (a bare CR) never reach the client.
-        let reason = parts.count == 3 ? String(parts[2].unicodeScalars.filter { $0 == "\t" || $0.value >= 0x20 && $0.value != 0x7F }
-            .map(Character.init)) : ""
+        let text = line.count > 13 ? String(decoding: UnsafeBufferPointer(rebasing: line[13...]), as: UTF8.self) : ""
+        let reason = text.unicodeScalars.allSatisfy(isReasonCharacter) ? text
+            : String(String.UnicodeScalarView(text.unicodeScalars.filter(isReasonCharacter)))
         return (status, reason)
+    }
+
+    private static func isReasonCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar.value >= 0x20 && scalar.value != 0x7F
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+    private static func hasPrefix(_ line: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        guard line.count >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { expected in expected.indices.allSatisfy { line[$0] == expected[$0] } }
     }
 
     private func bodyFraming(status: Int, fields: [UpstreamResponse.Field]) throws(UpstreamFailure) -> State {
         if requestMethod == .head || status == 204 || status == 304 { return .length(0) }
-        let codings = fields.filter { $0.name.lowercased() == "transfer-encoding" }
+        let codings = fields.filter { HTTPHeaders.equal($0.name, "Transfer-Encoding") }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces().lowercased() } }
         if let last = codings.last {
             // Only chunked ends a coded body; anything else runs to the close (RFC 9112 §6.3).
@@ -216,7 +255,7 @@ struct UpstreamResponseReader {
             limits.bodyBytes = Int(Int32.max)
             return .chunked(ChunkedDecoder(limits: limits))
         }
-        let lengths = Set(fields.filter { $0.name.lowercased() == "content-length" }
+        let lengths = Set(fields.filter { HTTPHeaders.equal($0.name, "Content-Length") }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces() } })
         guard let text = lengths.first else { return .untilClose }
         guard lengths.count == 1, let length = Int(text), length >= 0 else {

@@ -87,6 +87,19 @@ import TestSupport
         #expect(AdminAccess.isLoopbackHost("127.8.9.10") && AdminAccess.isLoopbackHost("[::1]"))
         #expect(!AdminAccess.isLoopbackHost("0.0.0.0") && !AdminAccess.isLoopbackHost("::"))
     }
+
+    /// The fast path for the usual loopback Host values lets through only what the full rule lets through, and takes
+    /// every other value to the full rule.
+    @Test(arguments: [("127.0.0.1", true), ("127.0.0.1:8080", true), ("localhost", true), ("localhost:1", true),
+                      ("localhost:65535", true), ("localhost:", false), ("localhost:123456", false), ("localhost:8o", false),
+                      ("127.0.0.1:80:80", false), ("127.0.0.1.evil.com", false), ("localhost.evil.com", false),
+                      ("localhostx", false), ("127.0.0.10", false), ("LOCALHOST", false), ("localhost:\u{663}", false),
+                      ("127.0.0.1 ", false), (" localhost", false)])
+    func thePlainLoopbackFastPath_AgreesWithTheFullRule(host: String, fast: Bool) {
+        let full = AdminAccess.hostName(host).map { AdminAccess.isLoopbackName(AdminAccess.normalized($0)) } ?? false
+        #expect(AdminAccess.isPlainLoopback(host) == fast, "\(host)")
+        if fast { #expect(full, "\(host) passes the fast path but not the full rule") }
+    }
 }
 
 /// The journal never keeps a credential: header names stay, values become scheme and length.
