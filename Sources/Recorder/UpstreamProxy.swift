@@ -57,10 +57,11 @@ public final class UpstreamProxy: UpstreamRelay {
         }
         let bytes = UpstreamRequest.bytes(for: request, target: upstream, recording: recording != nil,
                                           bridgeToken: bridge?.token)
-        // The TLS bridge answers only once it has the whole response: its exchanges stay on the pool's threads.
-        if bridge == nil, let loop {
+        // The TLS bridge answers only once it has the whole response: its exchanges stay on the pool's threads. So do
+        // the drift check's, whose bodies are read whole and compared: long work for the loop's one thread.
+        if bridge == nil, streamingBodies, let loop {
             let job = UpstreamLoop.Job(bytes: bytes, method: request.method, isWanted: isWanted,
-                                       streams: { streamingBodies && Self.streams(length: $0) }) { [self] outcome in
+                                       streams: { Self.streams(length: $0) }) { [self] outcome in
                 switch outcome {
                 case .response(let response):
                     deliver(.success(response), for: request, streamed: StreamedBody(keepingUpTo: nil),

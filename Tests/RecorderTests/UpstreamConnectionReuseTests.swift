@@ -19,6 +19,8 @@ import TestSupport
             case silent
             /// Answers every request with a body of this many bytes, `i % 251` each, keeping the connection.
             case large(Int)
+            /// Answers each request once its head is read, then reads nothing for a second (a body still coming waits).
+            case answersBeforeTheBody
         }
         let port: UInt16
         private let listener: Int32
@@ -74,6 +76,7 @@ import TestSupport
                     response = Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n".utf8) + (0..<size).map { UInt8($0 % 251) }
                 }
                 guard UpstreamConnectionReuseTests.send(response, on: fd) else { return }
+                if manner == .answersBeforeTheBody { Thread.sleep(forTimeInterval: 1) }
                 if manner == .closeAfterEach || manner == .closeWhenIdle { return }
             }
         }

@@ -70,7 +70,7 @@ public struct IOBackend: Sendable, Hashable, CustomStringConvertible {
 
     /// The backend named by ``environmentVariable``, or the platform's default when it is unset or empty.
     /// - Throws: ``SocketError/unavailableBackend(_:)`` for a name this platform does not have.
-    static func fromEnvironment(_ value: String?) throws(SocketError) -> IOBackend {
+    package static func fromEnvironment(_ value: String?) throws(SocketError) -> IOBackend {
         guard let value, !value.isEmpty else { return platformDefault }
         guard let backend = IOBackend(name: value), backend.isAvailable else {
             throw .unavailableBackend("\(environmentVariable)=\(value)")

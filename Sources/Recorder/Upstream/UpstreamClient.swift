@@ -92,7 +92,7 @@ struct UpstreamClient: Sendable {
     func resume(_ handOff: UpstreamLoop.HandOff, streaming: Streaming?) -> Result<UpstreamResponse, UpstreamFailure> {
         let (result, keep) = receive(on: handOff.fd, reader: handOff.reader, started: handOff.started,
                                      headMs: handOff.headMs, streaming: streaming)
-        if keep { idle.put(handOff.fd) } else { POSIX.close(handOff.fd) }
+        if keep && handOff.mayKeep { idle.put(handOff.fd) } else { POSIX.close(handOff.fd) }
         return result
     }
 

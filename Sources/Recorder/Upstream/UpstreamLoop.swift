@@ -19,7 +19,8 @@ final class UpstreamLoop: @unchecked Sendable {
         /// Given the head of a response whose body is still to come and the length it announces (`nil`: chunked, or
         /// until the close): whether the body streams on (handed off) rather than being read whole here.
         let streams: @Sendable (Int?) -> Bool
-        /// Called once, on the loop's thread, with what came of it.
+        /// Called once, on the loop's thread, with what came of it (never, when the job is no longer wanted as it
+        /// starts). It must be quick and never block, as every exchange of the loop waits for it.
         let finish: @Sendable (Outcome) -> Void
     }
 
@@ -37,13 +38,15 @@ final class UpstreamLoop: @unchecked Sendable {
     }
 
     /// An exchange whose head this loop read, for the caller to finish (``UpstreamClient/resume(_:streaming:)``).
-    struct HandOff: @unchecked Sendable {
-        // @unchecked: the reader is a value handed over once, from the loop's thread to the caller's.
+    struct HandOff: Sendable {
         let fd: Int32
         let reader: UpstreamResponseReader
         /// When the request's first byte was sent (monotonic), and how long the head took.
         let started: UInt64
         let headMs: Double
+        /// Whether the connection may carry another request once the body is read: not when the target answered
+        /// before the whole request was written (the rest would be read as the next request).
+        let mayKeep: Bool
     }
 
     /// One exchange in flight on the loop's thread.
@@ -74,10 +77,15 @@ final class UpstreamLoop: @unchecked Sendable {
     /// - Parameters:
     ///   - idle: The connections it takes (and keeps again), shared with the blocking client.
     ///   - timeout: Seconds allowed between two reads of a response.
-    init(idle: IdleConnections, timeout: Double, backend: IOBackend = .platformDefault) throws(SocketError) {
+    ///   - backend: The readiness API; `nil` chooses as the server does (`MOCK_SERVER_IO`, else the platform's best).
+    init(idle: IdleConnections, timeout: Double, backend: IOBackend? = nil) throws(SocketError) {
         self.idle = idle
         self.timeout = timeout
-        self.backend = backend
+        if let backend {
+            self.backend = backend
+        } else {
+            self.backend = try IOBackend.fromEnvironment(POSIX.environment(IOBackend.environmentVariable))
+        }
         (wakeRead, wakeWrite) = try POSIX.makeWakePipe()
     }
 
@@ -209,40 +217,39 @@ final class UpstreamLoop: @unchecked Sendable {
     }
 
     private func read(_ fd: Int32, _ queue: any ReadinessQueue) {
-        while var exchange = exchanges[fd] {
+        while exchanges[fd] != nil {
             let result = readBuffer.withUnsafeMutableBytes { POSIX.read(fd, into: $0) }
-            switch result {
-            case .bytes(let count):
-                exchange.answered = true
-                exchange.deadline = deadline(after: POSIX.monotonicNanoseconds())
-                let response: UpstreamResponse?
-                do throws(UpstreamFailure) {
-                    response = try exchange.reader.feed(readBuffer[0..<count])
-                } catch {
-                    exchanges[fd] = exchange
-                    return fail(fd, error, queue)
-                }
-                if exchange.headMs == nil && exchange.reader.hasHead {
-                    exchange.headMs = Self.milliseconds(since: exchange.started)
-                }
-                if let response {
-                    exchanges[fd] = nil
-                    queue.remove(fd)
-                    if exchange.reader.keepsConnection { idle.put(fd) } else { POSIX.close(fd) }
-                    return exchange.job.finish(.response(timed(response, exchange)))
-                }
-                if let headMs = exchange.headMs, exchange.job.streams(exchange.reader.announcedBodyLength) {
-                    exchanges[fd] = nil
-                    queue.remove(fd)
-                    return exchange.job.finish(.handOff(HandOff(fd: fd, reader: exchange.reader, started: exchange.started,
-                                                                headMs: headMs)))
-                }
-                exchanges[fd] = exchange
-            case .wouldBlock:
+            guard case .bytes(let count) = result else {
+                if result == .closed { closed(fd, queue) }
                 return
-            case .closed:
-                return closed(fd, queue)
             }
+            // Taken out while it reads, so that its reader is the buffer's only owner and appends in place.
+            guard var exchange = exchanges.removeValue(forKey: fd) else { return }
+            exchange.answered = true
+            exchange.deadline = deadline(after: POSIX.monotonicNanoseconds())
+            let response: UpstreamResponse?
+            do throws(UpstreamFailure) {
+                response = try exchange.reader.feed(readBuffer[0..<count])
+            } catch {
+                exchanges[fd] = exchange
+                return fail(fd, error, queue)
+            }
+            if exchange.headMs == nil && exchange.reader.hasHead {
+                exchange.headMs = Self.milliseconds(since: exchange.started)
+            }
+            // A target that answered before the whole request was written would read the rest as the next request.
+            let mayKeep = exchange.written == exchange.job.bytes.count
+            if let response {
+                queue.remove(fd)
+                if exchange.reader.keepsConnection && mayKeep { idle.put(fd) } else { POSIX.close(fd) }
+                return exchange.job.finish(.response(timed(response, exchange)))
+            }
+            if let headMs = exchange.headMs, exchange.job.streams(exchange.reader.announcedBodyLength) {
+                queue.remove(fd)
+                return exchange.job.finish(.handOff(HandOff(fd: fd, reader: exchange.reader, started: exchange.started,
+                                                            headMs: headMs, mayKeep: mayKeep)))
+            }
+            exchanges[fd] = exchange
         }
     }
 

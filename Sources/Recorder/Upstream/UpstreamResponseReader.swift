@@ -3,7 +3,7 @@ import HTTPCore
 /// Reads one HTTP/1.x response from bytes as they arrive (RFC 9112): the status line, the header fields, then
 /// the body by chunked coding, `Content-Length`, or until the connection closes. Interim (1xx) responses are
 /// skipped; a response to HEAD, a 204 and a 304 have no body. Pure: fed bytes, never a socket.
-struct UpstreamResponseReader {
+struct UpstreamResponseReader: Sendable {
     private enum State {
         case head
         case length(Int)
