@@ -14,8 +14,6 @@ public final class UpstreamProxy: UpstreamRelay {
     public let bridge: TLSBridge?
     private let client: UpstreamClient
     private let pool: UpstreamPool
-    /// Drives the exchanges on kept connections without a thread each; `nil` when this system gave it no pipe.
-    private let loop: UpstreamLoop?
 
     /// - Parameters:
     ///   - threads: Requests relayed at once; more wait in a queue of `queueLimit`, beyond which they get a 502.
@@ -32,7 +30,6 @@ public final class UpstreamProxy: UpstreamRelay {
             ?? UpstreamClient(host: target.host, port: target.port, timeout: timeout,
                               keptConnections: Self.keptConnections)
         pool = UpstreamPool(threads: threads, queueLimit: queueLimit)
-        loop = try? UpstreamLoop(idle: client.idle, timeout: client.timeout)
     }
 
     package var target: String { upstream.url }
@@ -57,11 +54,14 @@ public final class UpstreamProxy: UpstreamRelay {
         }
         let bytes = UpstreamRequest.bytes(for: request, target: upstream, recording: recording != nil,
                                           bridgeToken: bridge?.token)
-        // The TLS bridge answers only once it has the whole response: its exchanges stay on the pool's threads. So do
-        // the drift check's, whose bodies are read whole and compared: long work for the loop's one thread.
-        if bridge == nil, streamingBodies, let loop {
-            let job = UpstreamLoop.Job(bytes: bytes, method: request.method, isWanted: isWanted,
-                                       streams: { Self.streams(length: $0) }) { [self] outcome in
+        // On an event loop's thread, a kept connection carries the request from that loop. The TLS bridge answers only
+        // once it has the whole response, so its exchanges stay on the pool's threads; so do the drift check's, whose
+        // bodies are read whole and compared (long work for a loop).
+        if bridge == nil, streamingBodies, let loop = EventLoop.current {
+            let relay = loop.guest(ObjectIdentifier(self)) {
+                LoopRelay(shared: client.idle, timeout: client.timeout, keptLimit: Self.keptConnections)
+            }
+            let job = LoopRelay.Job(bytes: bytes, method: request.method, streams: Self.streams(length:)) { [self] outcome in
                 switch outcome {
                 case .response(let response):
                     deliver(.success(response), for: request, streamed: StreamedBody(keepingUpTo: nil),
@@ -83,7 +83,7 @@ public final class UpstreamProxy: UpstreamRelay {
                     }
                 }
             }
-            if loop.submit(job) { return }
+            return relay.start(job, on: loop)
         }
         relayOnPool(bytes, request, isWanted: isWanted, streamingBodies: streamingBodies, completion: completion)
     }
@@ -178,18 +178,18 @@ public final class UpstreamProxy: UpstreamRelay {
         }
     }
 
-    /// Stops the relay threads once their current request is done, the upstream loop (what it has in flight fails),
-    /// and the TLS bridge.
+    /// Stops the relay threads once their current request is done, and the TLS bridge. (What the event loops relay
+    /// ends with them.)
     public func stop() {
-        loop?.stop()
         pool.stop()
         bridge?.stop()
     }
 
     // MARK: - Relaying
 
-    /// Connections to the target kept open between requests: as many as the upstream loop may have in flight under a
-    /// day's load (nginx's `keepalive 32` per worker is the usual advice); the oldest closes past it.
+    /// Connections to the target kept open between requests, by the blocking client and by each event loop's
+    /// ``LoopRelay``: as many as may be in flight under a day's load (nginx's `keepalive 32` per worker is the usual
+    /// advice); past it, the oldest closes.
     static let keptConnections = 64
 
     /// A body larger than this (or of no announced length) streams on as it arrives, rather than being read whole.

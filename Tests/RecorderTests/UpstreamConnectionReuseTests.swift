@@ -15,8 +15,10 @@ import TestSupport
             case keepAlive, closeAfterEach, closeWhenIdle
             /// Answers the first request on a connection; at the next, closes without a word.
             case closeAtTheSecond
-            /// Reads requests, never answers.
-            case silent
+            /// Answers two requests on a connection, then closes it without a word.
+            case closeAfterTwo
+            /// Answers the first request on a connection, then reads requests and never answers.
+            case silentAfterTheFirst
             /// Answers every request with a body of this many bytes, `i % 251` each, keeping the connection.
             case large(Int)
             /// Answers each request once its head is read, then reads nothing for a second (a body still coming waits).
@@ -28,9 +30,13 @@ import TestSupport
         private var acceptedCount = 0
         private var stopped = false
 
-        init(_ manner: Manner) throws {
+        /// - Parameter receiveBuffer: `SO_RCVBUF` for the accepted connections (set on the listener, which they inherit).
+        init(_ manner: Manner, receiveBuffer: Int32? = nil) throws {
             _ = TestProcess.descriptorLimit
             listener = try POSIX.makeListener(host: "127.0.0.1", port: 0, backlog: 16)
+            if var size = receiveBuffer {
+                setsockopt(listener, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
             port = POSIX.boundPort(listener)
             Thread.detachNewThread { [self] in serve(manner) }
         }
@@ -67,7 +73,7 @@ import TestSupport
                 }
                 guard let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) else { continue }
                 pending.removeSubrange(..<end.upperBound)
-                if manner == .silent { continue }
+                if manner == .silentAfterTheFirst && answered == 1 { continue }
                 if manner == .closeAtTheSecond && answered == 1 { return }
                 answered += 1
                 let close = manner == .closeAfterEach ? "Connection: close\r\n" : ""
@@ -77,7 +83,7 @@ import TestSupport
                 }
                 guard UpstreamConnectionReuseTests.send(response, on: fd) else { return }
                 if manner == .answersBeforeTheBody { Thread.sleep(forTimeInterval: 1) }
-                if manner == .closeAfterEach || manner == .closeWhenIdle { return }
+                if manner == .closeAfterEach || manner == .closeWhenIdle || manner == .closeAfterTwo && answered == 2 { return }
             }
         }
     }

@@ -70,7 +70,7 @@ public struct IOBackend: Sendable, Hashable, CustomStringConvertible {
 
     /// The backend named by ``environmentVariable``, or the platform's default when it is unset or empty.
     /// - Throws: ``SocketError/unavailableBackend(_:)`` for a name this platform does not have.
-    package static func fromEnvironment(_ value: String?) throws(SocketError) -> IOBackend {
+    static func fromEnvironment(_ value: String?) throws(SocketError) -> IOBackend {
         guard let value, !value.isEmpty else { return platformDefault }
         guard let backend = IOBackend(name: value), backend.isAvailable else {
             throw .unavailableBackend("\(environmentVariable)=\(value)")
@@ -78,8 +78,7 @@ public struct IOBackend: Sendable, Hashable, CustomStringConvertible {
         return backend
     }
 
-    /// A readiness queue of this backend, for a loop of its own (the event loops, the proxy's upstream loop).
-    package func makeQueue() throws(SocketError) -> any ReadinessQueue {
+    func makeQueue() throws(SocketError) -> any ReadinessQueue {
         switch kind {
         case .poll:
             return PollQueue()

@@ -21,7 +21,7 @@ package struct ReadinessEvent {
 
 /// A level-triggered readiness API (epoll, kqueue or poll), one per event loop, used only on the loop's
 /// own thread.
-package protocol ReadinessQueue: AnyObject {
+protocol ReadinessQueue: AnyObject {
     /// - Parameter exclusive: wake only one of the loops waiting on a shared descriptor, where the
     ///   backend can (epoll's EPOLLEXCLUSIVE); the others ignore it.
     func add(_ fd: Int32, _ interest: Interest, exclusive: Bool) throws(SocketError)
@@ -35,7 +35,7 @@ package protocol ReadinessQueue: AnyObject {
 }
 
 extension ReadinessQueue {
-    package func add(_ fd: Int32, _ interest: Interest) throws(SocketError) {
+    func add(_ fd: Int32, _ interest: Interest) throws(SocketError) {
         try add(fd, interest, exclusive: false)
     }
 }

@@ -1,6 +1,6 @@
-/// The connections of one event loop, by descriptor. The kernel hands out the lowest free
+/// The connections of one event loop (or its guests' descriptors), by descriptor. The kernel hands out the lowest free
 /// descriptor, so a dense array serves the several lookups per request without hashing.
-struct ConnectionTable<Element: AnyObject> {
+struct ConnectionTable<Element> {
     private var slots: [Element?] = []
     private(set) var count = 0
 

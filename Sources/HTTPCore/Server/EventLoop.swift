@@ -17,7 +17,7 @@
 /// written once, into the storage of the last one (``WirePlan``).
 /// Measure a change to this path with `Tests/Benchmarks/instructions.sh` before and after; figures go to
 /// Tests/Benchmarks/HISTORY.md, not here.
-final class EventLoop: @unchecked Sendable {
+package final class EventLoop: @unchecked Sendable {
     // @unchecked: after `run()` starts, every stored property except the `Locked` ones is used only on
     // the loop's own thread; the wake pipe is a file descriptor any thread may write to.
 
@@ -33,6 +33,14 @@ final class EventLoop: @unchecked Sendable {
     private let stopRequested = Locked(false)
     /// Descriptors of connections whose stream or pending reply has something new, posted by any thread.
     private let readyConnections = Locked<[Int32]>([])
+    /// Those posted by the loop's own thread (a guest's reply): carried out at the end of the turn, without the pipe.
+    @exclusivity(unchecked) var readyHere: [Int32] = []
+    /// Components that run on this loop's thread (``LoopGuest``), by the key each was made under.
+    @exclusivity(unchecked) var guests: [ObjectIdentifier: any LoopGuest] = [:]
+    /// The descriptors guests watch, with their guest.
+    @exclusivity(unchecked) var guestDescriptors = ConnectionTable<any LoopGuest>()
+    /// The soonest time a guest asked to be called (monotonic; `.max`: none).
+    @exclusivity(unchecked) var guestDeadline: UInt64 = .max
 
     /// Looked up several times per request, only on the loop's thread, never across another access
     /// to itself (loops over it iterate a copy): hence no dynamic exclusivity check.
@@ -93,6 +101,10 @@ final class EventLoop: @unchecked Sendable {
     /// Tells the loop, from any thread, that the stream or the pending reply of the connection on `fd` has
     /// something new.
     func connectionReady(fd: Int32) {
+        if Self.current === self {
+            readyHere.append(fd)
+            return
+        }
         let first = readyConnections.withValue { ready in
             ready.append(fd)
             return ready.count == 1
@@ -103,6 +115,8 @@ final class EventLoop: @unchecked Sendable {
     /// Runs until stopped. A failing wait (not an interrupted one) ends the loop with a line on standard
     /// error rather than spinning a core.
     func run() {
+        Self.running.value?.loop = self
+        defer { Self.running.value?.loop = nil }
         var now = POSIX.monotonicNanoseconds()
         while true {
             if stopping && (connections.isEmpty || now >= stopDeadline) { break }
@@ -132,6 +146,8 @@ final class EventLoop: @unchecked Sendable {
                     }
                 } else if let connection = connections[event.fd] {
                     connection.handle(event)
+                } else if let guest = guestDescriptors[event.fd] {
+                    guest.handle(event, on: self)
                 }
             }
             // The time after the turn's work, for its timers, is also the next wait's start, unless timers fired.
@@ -143,13 +159,16 @@ final class EventLoop: @unchecked Sendable {
             }
             resumeAcceptingIfDue(now: now)
             if !due.isEmpty { now = POSIX.monotonicNanoseconds() }
+            tickGuests(now: now)
+            wakeReadyHere()
         }
         for connection in connections.all { connection.close() }
+        endGuests()
     }
 
     /// Until the soonest of: a timer, the end of an accept pause, the shutdown grace; -1 when none.
     private func waitTimeout(now: UInt64) -> Int32 {
-        var deadline = timers.nextDeadline ?? .max
+        var deadline = min(timers.nextDeadline ?? .max, guestDeadline)
         if acceptPausedUntil != 0 { deadline = min(deadline, acceptPausedUntil) }
         if stopping { deadline = min(deadline, stopDeadline) }
         guard deadline != .max else { return -1 }

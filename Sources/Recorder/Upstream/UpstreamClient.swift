@@ -13,7 +13,7 @@ struct UpstreamClient: Sendable {
     /// Connections kept between requests.
     let idle: IdleConnections
 
-    /// - Parameter keptConnections: How many idle connections to keep (the relay threads' and the upstream loop's).
+    /// - Parameter keptConnections: How many idle connections to keep (the relay threads' and the event loops' relays).
     init(host: String, port: UInt16, timeout: Double, keptConnections: Int = 8) {
         self.host = host
         self.port = port
@@ -88,8 +88,8 @@ struct UpstreamClient: Sendable {
         return result
     }
 
-    /// Finishes an exchange whose head the ``UpstreamLoop`` read, reading the rest of the body on this thread.
-    func resume(_ handOff: UpstreamLoop.HandOff, streaming: Streaming?) -> Result<UpstreamResponse, UpstreamFailure> {
+    /// Finishes an exchange whose head the ``LoopRelay`` read, reading the rest of the body on this thread.
+    func resume(_ handOff: LoopRelay.HandOff, streaming: Streaming?) -> Result<UpstreamResponse, UpstreamFailure> {
         let (result, keep) = receive(on: handOff.fd, reader: handOff.reader, started: handOff.started,
                                      headMs: handOff.headMs, streaming: streaming)
         if keep && handOff.mayKeep { idle.put(handOff.fd) } else { POSIX.close(handOff.fd) }
@@ -120,7 +120,7 @@ struct UpstreamClient: Sendable {
 
     /// - Parameters:
     ///   - reader: What is read of the response so far: nothing, or its head (and maybe some of its body) when it
-    ///     resumes an exchange the ``UpstreamLoop`` began.
+    ///     resumes an exchange the ``LoopRelay`` began.
     ///   - started: When the request's first byte was sent (monotonic), for ``UpstreamResponse/headMs``.
     ///   - headMs: How long the head took, when it is read already.
     /// - Returns: The response or why there is none, and whether the connection may carry another request.

@@ -246,6 +246,12 @@ struct UpstreamResponseReader: Sendable {
 
     private func bodyFraming(status: Int, fields: [UpstreamResponse.Field]) throws(UpstreamFailure) -> State {
         if requestMethod == .head || status == 204 || status == 304 { return .length(0) }
+        // The usual head: one Content-Length of plain digits and no Transfer-Encoding, read without splitting.
+        let framing = fields.filter { HTTPHeaders.equal($0.name, "Content-Length") || HTTPHeaders.equal($0.name, "Transfer-Encoding") }
+        if framing.count == 1, HTTPHeaders.equal(framing[0].name, "Content-Length"),
+           let length = Self.digits(framing[0].value) {
+            return .length(length)
+        }
         let codings = fields.filter { HTTPHeaders.equal($0.name, "Transfer-Encoding") }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces().lowercased() } }
         if let last = codings.last {
@@ -262,6 +268,18 @@ struct UpstreamResponseReader: Sendable {
             throw .badResponse("invalid Content-Length \"\(lengths.sorted().joined(separator: ", "))\"")
         }
         return .length(length)
+    }
+
+    /// `text` as a decimal number when it is nothing but ASCII digits (at most 18 of them); else `nil`.
+    private static func digits(_ text: String) -> Int? {
+        let bytes = text.utf8
+        guard (1...18).contains(bytes.count) else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     private func response(body: [UInt8]) -> UpstreamResponse? {

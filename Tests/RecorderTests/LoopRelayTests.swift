@@ -1,0 +1,121 @@
+import Foundation
+import HTTPCore
+import MockServer
+@testable import Recorder
+import Testing
+import TestSupport
+
+/// `--proxy` relays on kept connections from the event loop that took the request, over real sockets: a run of
+/// requests on one connection, a stale kept connection sent again only for a method that may go again, a silent target
+/// failed at the timeout, a body that streams on handed to a pool thread whole, and a connection the target answered
+/// before the request was written not kept.
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct LoopRelayTests {
+    typealias Backend = UpstreamConnectionReuseTests.CountingBackend
+
+    /// The server (one event loop) relaying everything to `backend`, and a client of it.
+    private func withProxy(to backend: Backend, timeout: Double = 5,
+                           _ body: (MockServer, RawClient) throws -> Void) throws {
+        let folder = try ScratchContracts(contracts: [("none.json", #"""
+            {"domain": "none", "endpoints": [{"id": "unused", "method": "GET", "path": "/unused",
+             "scenarios": [{"name": "s", "status": 204, "expect": "success"}]}]}
+            """#)], fixtures: [])
+        var configuration = MockServer.Configuration(port: 0, contractsDirectory: folder.contracts,
+                                                     fixturesDirectory: folder.fixtures)
+        configuration.threads = 1
+        let proxy = UpstreamProxy(target: try UpstreamTarget(parsing: "http://127.0.0.1:\(backend.port)"), timeout: timeout,
+                                  recording: nil)
+        configuration.upstream = proxy
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        defer {
+            server.stop()
+            proxy.stop()
+        }
+        try body(server, try RawClient(port: server.port, timeout: 20))
+    }
+
+    @Test func aRunOfRequests_GoesOnOneKeptConnection() throws {
+        let backend = try Backend(.keepAlive)
+        defer { backend.stop() }
+        try withProxy(to: backend) { _, client in
+            for _ in 0..<20 {
+                let response = try client.get("/x")
+                #expect(response.status == 200 && response.text == "ok")
+                #expect(response.header("Via") == "1.1 mock-server")
+            }
+        }
+        #expect(backend.accepted == 1, "the first request made the connection; the loop's relay carried the rest on it")
+    }
+
+    /// RFC 9110 §9.2.2: a kept connection the target closes at the next request is sent again on a new one for a GET,
+    /// and fails a POST with a 502, as the POST may have reached the target.
+    @Test func aKeptConnectionClosedAtTheRequest_IsRetriedOnlyForWhatMayGoAgain() throws {
+        let backend = try Backend(.closeAtTheSecond)
+        defer { backend.stop() }
+        try withProxy(to: backend) { _, client in
+            #expect(try client.get("/x").text == "ok")
+            #expect(try client.get("/x").text == "ok", "sent again on a new connection")
+            #expect(backend.accepted == 2)
+            let refused = try client.request("POST", "/x", body: "{}")
+            #expect(refused.status == 502 && refused.text.contains("connection reset"), "\(refused.text)")
+        }
+    }
+
+    /// Kept connections stay watched: one the target closes while it is idle is dropped as it closes, so even a POST,
+    /// which is never sent twice, goes on a new connection rather than failing on the closed one.
+    @Test func aKeptConnectionClosedWhileIdle_IsDropped_EvenAPostGetsItsAnswer() throws {
+        let backend = try Backend(.closeAfterTwo)
+        defer { backend.stop() }
+        try withProxy(to: backend) { _, client in
+            // The first makes the connection, the second goes on it from the loop, which keeps it; the target closes it.
+            for _ in 0..<3 {
+                let response = try client.request("POST", "/x", body: "{}")
+                #expect(response.status == 200 && response.text == "ok", "\(response.text)")
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        #expect(backend.accepted == 2)
+    }
+
+    @Test func aTargetSilentOnAKeptConnection_Is502AtTheTimeout() throws {
+        let backend = try Backend(.silentAfterTheFirst)
+        defer { backend.stop() }
+        try withProxy(to: backend, timeout: 0.3) { _, client in
+            #expect(try client.get("/x").text == "ok")
+            let started = Date()
+            let response = try client.get("/x")
+            #expect(response.status == 502 && response.text.contains("timeout"), "\(response.text)")
+            #expect(Date().timeIntervalSince(started) >= 0.25)
+        }
+    }
+
+    /// A body over the streaming threshold goes on from a pool thread, starting with what the loop read.
+    @Test func aStreamedBody_IsHandedOff_AndArrivesWhole() throws {
+        let size = 3 << 20
+        let backend = try Backend(.large(size))
+        defer { backend.stop() }
+        try withProxy(to: backend) { _, client in
+            for _ in 0..<2 {
+                let response = try client.get("/x")
+                #expect(response.status == 200 && response.body.count == size)
+                #expect(response.body.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) })
+            }
+        }
+        #expect(backend.accepted == 1, "the connection went back to be kept after the hand-off")
+    }
+
+    /// A target that answers before it has read the whole request would read the rest as the next request: that
+    /// connection is closed, and the next request goes on a new one.
+    @Test func aConnectionAnsweredBeforeTheRequestWasWritten_IsNotKept() throws {
+        let backend = try Backend(.answersBeforeTheBody, receiveBuffer: 4096)
+        defer { backend.stop() }
+        try withProxy(to: backend) { _, client in
+            #expect(try client.get("/x").text == "ok")
+            // Larger than what the sockets between them buffer while the target reads nothing.
+            let response = try client.request("POST", "/x", body: String(repeating: "a", count: 7 << 20))
+            #expect(response.text == "ok")
+            #expect(try client.get("/x").text == "ok")
+        }
+        #expect(backend.accepted == 2, "the half-written connection was not used again (the last GET made a new one)")
+    }
+}
