@@ -58,7 +58,8 @@ public final class UpstreamProxy: UpstreamRelay {
         // once it has the whole response, so its exchanges stay on the pool's threads; so do the drift check's, whose
         // bodies are read whole and compared (long work for a loop).
         if bridge == nil, streamingBodies, let loop = EventLoop.current {
-            let relay = loop.guest(ObjectIdentifier(self)) {
+            // Keyed by what the relay holds, so no later proxy at this one's address can inherit it.
+            let relay = loop.guest(ObjectIdentifier(client.idle)) {
                 LoopRelay(shared: client.idle, timeout: client.timeout, keptLimit: Self.keptConnections)
             }
             let job = LoopRelay.Job(bytes: bytes, method: request.method, streams: Self.streams(length:)) { [self] outcome in

@@ -28,6 +28,7 @@ import TestSupport
         private let listener: Int32
         private let lock = NSLock()
         private var acceptedCount = 0
+        private var closedCount = 0
         private var stopped = false
 
         /// - Parameter receiveBuffer: `SO_RCVBUF` for the accepted connections (set on the listener, which they inherit).
@@ -42,6 +43,8 @@ import TestSupport
         }
 
         var accepted: Int { lock.withLock { acceptedCount } }
+        /// Connections it has closed (or seen closed).
+        var closed: Int { lock.withLock { closedCount } }
 
         func stop() {
             lock.withLock { stopped = true }
@@ -53,7 +56,10 @@ import TestSupport
                 guard POSIX.wait(listener, forWriting: false, deadline: POSIX.monotonicNanoseconds() + 100_000_000) == nil,
                       case .accepted(let fd) = POSIX.accept(listener) else { continue }
                 lock.withLock { acceptedCount += 1 }
-                Thread.detachNewThread { Self.answer(fd, manner) }
+                Thread.detachNewThread { [self] in
+                    Self.answer(fd, manner)
+                    lock.withLock { closedCount += 1 }
+                }
             }
         }
 

@@ -58,13 +58,20 @@ extension EventLoop {
         guestDeadline = soonest
     }
 
-    /// Carries out the replies posted on this thread during the turn (a guest's), as the wake pipe's would be.
+    /// Asks for a call to ``LoopGuest/tick(now:on:)`` by `deadline` (monotonic): for what a guest started after this
+    /// turn's calls, such as a request relayed by a reply carried out at the end of the turn.
+    package func callGuests(by deadline: UInt64) {
+        guestDeadline = min(guestDeadline, deadline)
+    }
+
+    /// Carries out the replies posted on this thread during the turn (a guest's), as the wake pipe's would be: once
+    /// each, as the pipe would. What they post in turn waits for the next turn (the wait then does not block), so a
+    /// stream that yields its turn lets the other connections have theirs.
     func wakeReadyHere() {
-        while !readyHere.isEmpty {
-            let ready = readyHere
-            readyHere = []
-            for fd in ready { connections[fd]?.wake() }
-        }
+        guard !readyHere.isEmpty else { return }
+        let ready = readyHere
+        readyHere = []
+        for fd in ready { connections[fd]?.wake() }
     }
 
     func endGuests() {

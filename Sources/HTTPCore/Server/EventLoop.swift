@@ -159,8 +159,9 @@ package final class EventLoop: @unchecked Sendable {
             }
             resumeAcceptingIfDue(now: now)
             if !due.isEmpty { now = POSIX.monotonicNanoseconds() }
-            tickGuests(now: now)
             wakeReadyHere()
+            // Last, so that the deadlines of what the turn's replies started bound the wait.
+            tickGuests(now: now)
         }
         for connection in connections.all { connection.close() }
         endGuests()
@@ -168,6 +169,8 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Until the soonest of: a timer, the end of an accept pause, the shutdown grace; -1 when none.
     private func waitTimeout(now: UInt64) -> Int32 {
+        // Replies posted on this thread wait for the next turn: the wait only looks for what else is ready.
+        if !readyHere.isEmpty { return 0 }
         var deadline = min(timers.nextDeadline ?? .max, guestDeadline)
         if acceptPausedUntil != 0 { deadline = min(deadline, acceptPausedUntil) }
         if stopping { deadline = min(deadline, stopDeadline) }

@@ -86,8 +86,10 @@ final class LoopRelay: LoopGuest {
     func start(_ job: Job, on loop: EventLoop) {
         guard let fd = takeConnection(loop) else { return job.finish(.notSent) }
         let now = POSIX.monotonicNanoseconds()
-        exchanges[fd] = Exchange(job: job, reader: UpstreamResponseReader(requestMethod: job.method), started: now,
-                                 deadline: deadline(after: now))
+        let exchange = Exchange(job: job, reader: UpstreamResponseReader(requestMethod: job.method), started: now,
+                                deadline: deadline(after: now))
+        exchanges[fd] = exchange
+        loop.callGuests(by: exchange.deadline)
         write(fd, loop)
     }
 
@@ -95,7 +97,10 @@ final class LoopRelay: LoopGuest {
     private func takeConnection(_ loop: EventLoop) -> Int32? {
         let now = POSIX.monotonicNanoseconds()
         while let connection = kept.popLast() {
-            if now &- connection.since <= IdleConnections.maximumIdleNanoseconds { return connection.fd }
+            // Readable while idle: the target closed it after the loop last looked (or sent what nobody asked for).
+            if now &- connection.since <= IdleConnections.maximumIdleNanoseconds && !POSIX.isReadable(connection.fd) {
+                return connection.fd
+            }
             forget(connection.fd, loop)
         }
         guard let fd = shared.take() else { return nil }
@@ -178,8 +183,12 @@ final class LoopRelay: LoopGuest {
                 exchanges[fd] = exchange
                 return
             case .closed:
+                // An answer may have come before the target stopped reading (a 413 or a 401, then the close): read it
+                // before deciding that there is none.
                 exchanges[fd] = exchange
-                return closed(fd, loop)
+                read(fd, loop)
+                if exchanges[fd] != nil { closed(fd, loop) }
+                return
             }
         }
         if exchange.watchesWrites { loop.rewatch(fd, .read) }
