@@ -221,8 +221,12 @@ public final class UpstreamProxy: UpstreamRelay {
 
     /// The backend's response as the client gets it.
     static func relayed(_ response: UpstreamResponse) -> HTTPResponse {
-        let fields = response.fields.map { (name: $0.name, value: $0.value) }
         let status = HTTPStatus(response.status, response.reason.isEmpty ? nil : response.reason)
+        // Written from the lines as the target sent them, when it sent them: no `String` per field.
+        if let lines = response.sentLines, let head = HopByHop.relayedHead(status, lines, alsoDropping: replaced) {
+            return HTTPResponse(status: status, head: head, body: response.body)
+        }
+        let fields = response.fields.map { (name: $0.name, value: $0.value) }
         return HTTPResponse(status: status,
                             headers: HopByHop.endToEnd(fields, alsoDropping: replaced) + [HopByHop.via(after: fields)],
                             body: response.body)

@@ -38,6 +38,42 @@ enum HopByHop {
         names.reduce(0) { mask, name in name.utf8.count < 64 ? mask | 1 << name.utf8.count : mask }
     }
 
+    /// The head a client gets for a response whose fields are `lines`, written from their bytes: the status line, the
+    /// end-to-end fields as the target sent them (what ``endToEnd(_:alsoDropping:)`` keeps), and ``via(after:)``'s
+    /// field. `nil` when a name or value holds bytes a head may not carry: the encoder's field-by-field path filters
+    /// those.
+    static func relayedHead(_ status: HTTPStatus, _ lines: FieldLines, alsoDropping extra: Set<String>) -> [UInt8]? {
+        // The names `Connection` fields list are dropped too (RFC 9110 §7.6.1).
+        var named: [String] = []
+        for index in lines.spans.indices where lines.isNamed(index, "connection") { named += lines.elements(index) }
+        let dropped = ordered + extra.sorted() + named
+        var head = HTTPResponseEncoder.statusAndFields(status, [])
+        head.reserveCapacity(head.count + lines.bytes.count + 4 * lines.spans.count + 32)
+        var earlierVia: [ArraySlice<UInt8>] = []
+        for (index, span) in lines.spans.enumerated() {
+            if lines.isNamed(index, "via") { earlierVia.append(lines.value(index)) }
+            if lines.isNamed(index, oneOf: dropped) { continue }
+            let name = lines.bytes[span.name]
+            let value = lines.value(index)
+            guard name.allSatisfy(HeadParser.isTokenByte), value.allSatisfy(HTTPResponseEncoder.isValueByte) else {
+                return nil
+            }
+            head += name
+            head += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+            head += value
+            head += [13, 10]
+        }
+        head += Array("Via: ".utf8)
+        for value in earlierVia {
+            guard value.allSatisfy(HTTPResponseEncoder.isValueByte) else { return nil }
+            head += value
+            head += [UInt8(ascii: ","), UInt8(ascii: " ")]
+        }
+        head += Array(viaEntry.utf8)
+        head += [13, 10]
+        return head
+    }
+
     /// The `Via` field a proxy sends on: the received one with this hop appended (RFC 9110 §7.6.3).
     static func via(after fields: [(name: String, value: String)]) -> (name: String, value: String) {
         let earlier = fields.filter { HTTPHeaders.equal($0.name, "Via") }.map(\.value)

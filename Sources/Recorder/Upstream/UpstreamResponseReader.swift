@@ -17,7 +17,7 @@ struct UpstreamResponseReader: Sendable {
     private let requestMethod: HTTPRequest.Method
     private var state = State.head
     private var buffer: [UInt8] = []
-    private var head: (status: Int, reason: String, fields: [UpstreamResponse.Field])?
+    private var head: (status: Int, reason: String, lines: FieldLines)?
 
     init(requestMethod: HTTPRequest.Method) {
         self.requestMethod = requestMethod
@@ -153,7 +153,7 @@ struct UpstreamResponseReader: Sendable {
             return false
         }
         // Read on bytes, each line once: a relayed response's head is parsed on the proxy's busiest path.
-        var fields: [UpstreamResponse.Field] = []
+        var lines = FieldLines()
         var status = 0
         var reason = ""
         try buffer.withUnsafeBufferPointer { (all) throws(UpstreamFailure) in
@@ -179,9 +179,8 @@ struct UpstreamResponseReader: Sendable {
                 var valueEnd = line.count
                 while valueStart < valueEnd, Self.isSpace(line[valueStart]) { valueStart += 1 }
                 while valueEnd > valueStart, Self.isSpace(line[valueEnd - 1]) { valueEnd -= 1 }
-                fields.append(.init(name: String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
-                                    value: String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]),
-                                                  as: UTF8.self)))
+                lines.append(name: UnsafeBufferPointer(rebasing: line[..<colon]),
+                             value: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]))
             }
         }
         buffer.removeFirst(end.afterward)
@@ -190,11 +189,10 @@ struct UpstreamResponseReader: Sendable {
             guard status != 101 else { throw .badResponse("the target switched protocols (101), which a proxy of HTTP cannot relay") }
             return true
         }
-        head = (status, reason, fields)
-        state = try bodyFraming(status: status, fields: fields)
-        let closes = fields.contains { field in
-            HTTPHeaders.equal(field.name, "Connection")
-                && field.value.split(separator: ",").contains { HTTPHeaders.equal($0.trimmingSpaces(), "close") }
+        head = (status, reason, lines)
+        state = try bodyFraming(status: status, lines: lines)
+        let closes = lines.spans.indices.contains { index in
+            lines.isNamed(index, "connection") && lines.elements(index).contains("close")
         }
         if case .untilClose = state { keepsConnection = false } else { keepsConnection = isHTTP11 && !closes }
         return true
@@ -244,16 +242,15 @@ struct UpstreamResponseReader: Sendable {
         return prefix.withUTF8Buffer { expected in expected.indices.allSatisfy { line[$0] == expected[$0] } }
     }
 
-    private func bodyFraming(status: Int, fields: [UpstreamResponse.Field]) throws(UpstreamFailure) -> State {
+    private func bodyFraming(status: Int, lines: FieldLines) throws(UpstreamFailure) -> State {
         if requestMethod == .head || status == 204 || status == 304 { return .length(0) }
+        let lengthFields = lines.spans.indices.filter { lines.isNamed($0, "content-length") }
+        let codingFields = lines.spans.indices.filter { lines.isNamed($0, "transfer-encoding") }
         // The usual head: one Content-Length of plain digits and no Transfer-Encoding, read without splitting.
-        let framing = fields.filter { HTTPHeaders.equal($0.name, "Content-Length") || HTTPHeaders.equal($0.name, "Transfer-Encoding") }
-        if framing.count == 1, HTTPHeaders.equal(framing[0].name, "Content-Length"),
-           let length = Self.digits(framing[0].value) {
+        if codingFields.isEmpty, lengthFields.count == 1, let length = Self.digits(lines.value(lengthFields[0])) {
             return .length(length)
         }
-        let codings = fields.filter { HTTPHeaders.equal($0.name, "Transfer-Encoding") }
-            .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces().lowercased() } }
+        let codings = codingFields.flatMap { lines.elements($0) }
         if let last = codings.last {
             // Only chunked ends a coded body; anything else runs to the close (RFC 9112 §6.3).
             guard last == "chunked" else { return .untilClose }
@@ -261,8 +258,9 @@ struct UpstreamResponseReader: Sendable {
             limits.bodyBytes = Int(Int32.max)
             return .chunked(ChunkedDecoder(limits: limits))
         }
-        let lengths = Set(fields.filter { HTTPHeaders.equal($0.name, "Content-Length") }
-            .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces() } })
+        let lengths = Set(lengthFields.flatMap { index in
+            lines.value(index).split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self).trimmingSpaces() }
+        })
         guard let text = lengths.first else { return .untilClose }
         guard lengths.count == 1, let length = Int(text), length >= 0 else {
             throw .badResponse("invalid Content-Length \"\(lengths.sorted().joined(separator: ", "))\"")
@@ -270,9 +268,8 @@ struct UpstreamResponseReader: Sendable {
         return .length(length)
     }
 
-    /// `text` as a decimal number when it is nothing but ASCII digits (at most 18 of them); else `nil`.
-    private static func digits(_ text: String) -> Int? {
-        let bytes = text.utf8
+    /// `bytes` as a decimal number when they are nothing but ASCII digits (at most 18 of them); else `nil`.
+    private static func digits(_ bytes: ArraySlice<UInt8>) -> Int? {
         guard (1...18).contains(bytes.count) else { return nil }
         var value = 0
         for byte in bytes {
@@ -283,6 +280,6 @@ struct UpstreamResponseReader: Sendable {
     }
 
     private func response(body: [UInt8]) -> UpstreamResponse? {
-        head.map { UpstreamResponse(status: $0.status, reason: $0.reason, fields: $0.fields, body: body) }
+        head.map { UpstreamResponse(status: $0.status, reason: $0.reason, lines: $0.lines, body: body) }
     }
 }
