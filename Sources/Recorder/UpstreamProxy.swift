@@ -218,12 +218,14 @@ public final class UpstreamProxy: UpstreamRelay {
 
     /// Fields the server's encoder writes itself for every response, and `Via`, sent on with this hop added.
     private static let replaced: Set<String> = ["content-length", "date", "via"]
+    /// ``replaced`` in a fixed order, for comparing in place.
+    private static let replacedNames = replaced.sorted()
 
     /// The backend's response as the client gets it.
     static func relayed(_ response: UpstreamResponse) -> HTTPResponse {
         let status = HTTPStatus(response.status, response.reason.isEmpty ? nil : response.reason)
         // Written from the lines as the target sent them, when it sent them: no `String` per field.
-        if let lines = response.sentLines, let head = HopByHop.relayedHead(status, lines, alsoDropping: replaced) {
+        if let lines = response.sentLines, let head = HopByHop.relayedHead(status, lines, alsoDropping: replacedNames) {
             return HTTPResponse(status: status, head: head, body: response.body)
         }
         let fields = response.fields.map { (name: $0.name, value: $0.value) }

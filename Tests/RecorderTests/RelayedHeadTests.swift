@@ -21,6 +21,8 @@ struct RelayedHeadTests {
         "HTTP/1.1 200 OK\r\nX-Control: a\u{1}b\r\nContent-Length: 0\r\n\r\n",
         "HTTP/1.1 200 OK\r\nFoo@Bar: 1\r\nContent-Length: 0\r\n\r\n",
         "HTTP/1.0 200 Fine\r\nContent-Length: 0\r\nConnection: Keep-Alive, Date\r\nDate: x\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nConnection: ,x-a ,\tX-B\t,, upgrade\r\nX-A: 1\r\nx-b: 2\r\nX-C: 3\r\nClose: 4\r\n"
+            + "Connection: close\r\nContent-Length: 0\r\n\r\n",
     ]
 
     @Test(arguments: heads)

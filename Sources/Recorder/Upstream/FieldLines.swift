@@ -40,6 +40,34 @@ struct FieldLines: Sendable {
 
     func value(_ index: Int) -> ArraySlice<UInt8> { bytes[spans[index].value] }
 
+    /// The comma-separated elements of the value at `index`, trimmed of spaces and tabs, as byte ranges of ``bytes``
+    /// (RFC 9110 §5.6.1): read without making strings.
+    func elementRanges(_ index: Int) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = spans[index].value.lowerBound
+        let end = spans[index].value.upperBound
+        while start <= end {
+            let comma = bytes[start..<end].firstIndex(of: UInt8(ascii: ",")) ?? end
+            var (low, high) = (start, comma)
+            while low < high, bytes[low] == UInt8(ascii: " ") || bytes[low] == 9 { low += 1 }
+            while high > low, bytes[high - 1] == UInt8(ascii: " ") || bytes[high - 1] == 9 { high -= 1 }
+            if low < high { ranges.append(low..<high) }
+            start = comma + 1
+        }
+        return ranges
+    }
+
+    /// Whether the bytes at `range` are `text`, ignoring ASCII case (`text` in lower case).
+    func equals(_ range: Range<Int>, _ text: String) -> Bool {
+        range.count == text.utf8.count
+            && zip(bytes[range], text.utf8).allSatisfy { HTTPHeaders.lower($0) == $1 }
+    }
+
+    /// Whether the value at `index` lists `element` (lower case), ignoring ASCII case.
+    func lists(_ index: Int, _ element: String) -> Bool {
+        elementRanges(index).contains { equals($0, element) }
+    }
+
     /// The comma-separated elements of the value at `index`, trimmed of spaces and lower-cased (RFC 9110 §5.6.1).
     func elements(_ index: Int) -> [String] {
         value(index).split(separator: UInt8(ascii: ",")).map { element in

@@ -42,17 +42,23 @@ enum HopByHop {
     /// end-to-end fields as the target sent them (what ``endToEnd(_:alsoDropping:)`` keeps), and ``via(after:)``'s
     /// field. `nil` when a name or value holds bytes a head may not carry: the encoder's field-by-field path filters
     /// those.
-    static func relayedHead(_ status: HTTPStatus, _ lines: FieldLines, alsoDropping extra: Set<String>) -> [UInt8]? {
-        // The names `Connection` fields list are dropped too (RFC 9110 §7.6.1).
+    static func relayedHead(_ status: HTTPStatus, _ lines: FieldLines, alsoDropping extra: [String]) -> [UInt8]? {
+        // The names `Connection` fields list are dropped too (RFC 9110 §7.6.1): kept as strings only when they name
+        // more than the hop-by-hop fields dropped anyway (`keep-alive`), or `close`.
         var named: [String] = []
-        for index in lines.spans.indices where lines.isNamed(index, "connection") { named += lines.elements(index) }
-        let dropped = ordered + extra.sorted() + named
+        for index in lines.spans.indices where lines.isNamed(index, "connection") {
+            for range in lines.elementRanges(index) where !ordered.contains(where: { lines.equals(range, $0) }) {
+                named.append(String(decoding: lines.bytes[range], as: UTF8.self).lowercased())
+            }
+        }
         var head = HTTPResponseEncoder.statusAndFields(status, [])
         head.reserveCapacity(head.count + lines.bytes.count + 4 * lines.spans.count + 32)
         var earlierVia: [ArraySlice<UInt8>] = []
         for (index, span) in lines.spans.enumerated() {
             if lines.isNamed(index, "via") { earlierVia.append(lines.value(index)) }
-            if lines.isNamed(index, oneOf: dropped) { continue }
+            if lines.isNamed(index, oneOf: ordered) || lines.isNamed(index, oneOf: extra) || lines.isNamed(index, oneOf: named) {
+                continue
+            }
             let name = lines.bytes[span.name]
             let value = lines.value(index)
             guard name.allSatisfy(HeadParser.isTokenByte), value.allSatisfy(HTTPResponseEncoder.isValueByte) else {

@@ -192,7 +192,7 @@ struct UpstreamResponseReader: Sendable {
         head = (status, reason, lines)
         state = try bodyFraming(status: status, lines: lines)
         let closes = lines.spans.indices.contains { index in
-            lines.isNamed(index, "connection") && lines.elements(index).contains("close")
+            lines.isNamed(index, "connection") && lines.lists(index, "close")
         }
         if case .untilClose = state { keepsConnection = false } else { keepsConnection = isHTTP11 && !closes }
         return true
