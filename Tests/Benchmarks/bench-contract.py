@@ -9,6 +9,8 @@
 #   list       GET /api/items, the resource's whole list
 #   bundled    the repository's Contracts/ and Fixtures/: GET /api/products?page_no=1&items_per_page=20, the bundled
 #              products page (a fixture chosen by the query, templated, after three `when` rules on `category`)
+#   proxied    a contract that serves nothing else: GET /api/products?page_no=1&items_per_page=20 goes to --proxy (the
+#              caller starts the backend; kinds-load.sh serves the page's bytes from nginx)
 # Every kind but item answers with about the page's bytes (item: one product of it).
 # Usage: python3 bench-contract.py <work-folder> <fixture> [kind | 1 for templated] [1 for rules]; writes <work-folder>/Contracts,
 # Fixtures, and <work-folder>/target (the request target).
@@ -22,6 +24,12 @@ if kind == "bundled":  # the repository's own contracts and fixtures, and their 
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     shutil.copytree(os.path.join(root, "Contracts"), work + "/Contracts")
     shutil.copytree(os.path.join(root, "Fixtures"), work + "/Fixtures")
+    open(work + "/target", "w").write("/api/products?page_no=1&items_per_page=20")
+    sys.exit(0)
+if kind == "proxied":
+    os.makedirs(work + "/Contracts"); os.makedirs(work + "/Fixtures")
+    json.dump({"domain": "none", "endpoints": [{"id": "unused", "method": "GET", "path": "/unused",
+               "scenarios": [{"name": "s", "status": 204, "expect": "success"}]}]}, open(work + "/Contracts/none.json", "w"))
     open(work + "/target", "w").write("/api/products?page_no=1&items_per_page=20")
     sys.exit(0)
 os.makedirs(work + "/Contracts"); os.makedirs(work + "/Fixtures/products")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every kind of response under load, against the static path and nginx in the same run: for each kind of
-# bench-contract.py (static, templated, rules10, query, path, item, list) and for the bundled contracts' products page
+# bench-contract.py (static, templated, rules10, query, path, item, list, proxied: relayed by `--proxy` to nginx
+# serving the page's bytes, whose CPU is not counted) and for the bundled contracts' products page
 # (`bundled`: GET /api/products?page_no=1&items_per_page=20 from Contracts/ and Fixtures/), the release server with
 # --threads 1 on the last core, `wrk -t1 -c16` on the first: req/s, p99, and the server's CPU per request (user and
 # system apart, from /proc) over DURATION seconds; then nginx (one worker, same core) serving the bundled page's bytes
@@ -12,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-5}
-KINDS=${KINDS:-static templated rules10 query path item list bundled}
+KINDS=${KINDS:-static templated rules10 query path item list bundled proxied}
 WORK=$(mktemp -d)
 chmod 755 "$WORK"
 PIDS=()
@@ -25,6 +26,7 @@ CORES=$(nproc)
 if [ "$CORES" -ge 2 ]; then SERVER_CPU="taskset -c $((CORES - 1))"; CLIENT_CPU="taskset -c 0"; else SERVER_CPU=""; CLIENT_CPU=""; fi
 source Tests/Benchmarks/release-binary.sh   # BIN: the release mock-server
 PORT=18801
+BACKEND=18802   # the proxied kind's backend: nginx serving the bundled page's bytes, on the server's core
 TICK=$(getconf CLK_TCK)
 
 # Each kind's contract folder and target, made once.
@@ -52,9 +54,10 @@ measure() {
 }
 
 start_ours() { # kind -> pid
-    local folder="$WORK/$1"
+    local folder="$WORK/$1" proxy=()
+    [ "$1" = proxied ] && proxy=(--proxy "http://127.0.0.1:$BACKEND")
     $SERVER_CPU "$BIN" --port $PORT --threads 1 --log off --contracts "$folder/Contracts" --fixtures "$folder/Fixtures" \
-        >"$WORK/$1.log" 2>&1 &
+        "${proxy[@]}" >"$WORK/$1.log" 2>&1 &
     local pid=$!
     PIDS+=("$pid")
     for _ in $(seq 1 250); do curl -sf -o /dev/null -m 2 "http://127.0.0.1:$PORT$(cat "$folder/target")" && break; sleep 0.02; done
@@ -75,6 +78,15 @@ events { worker_connections 1024; }
 http { access_log off; keepalive_requests 1000000;
   server { listen 127.0.0.1:$PORT; default_type application/json; location / { root $WORK/www; } } }
 CONF
+
+# The proxied kind's backend, started once: it waits idle while the other kinds run. Its CPU is not the server's.
+if [[ " $KINDS " == *" proxied "* ]]; then
+    sed -e "s/listen 127.0.0.1:$PORT/listen 127.0.0.1:$BACKEND/" -e "s|$WORK/nginx.pid|$WORK/backend.pid|" \
+        "$WORK/nginx.conf" >"$WORK/backend.conf"
+    $SERVER_CPU nginx -e "$WORK/backend-early.log" -c "$WORK/backend.conf" -p "$WORK" &
+    PIDS+=("$!")
+    for _ in $(seq 1 250); do curl -sf -o /dev/null -m 2 "http://127.0.0.1:$BACKEND/api/products" && break; sleep 0.02; done
+fi
 
 declare -A results
 for round in $(seq 1 "$ROUNDS"); do
