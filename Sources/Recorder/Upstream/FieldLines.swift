@@ -26,11 +26,9 @@ struct FieldLines: Sendable {
         spans.map { .init(name: text(bytes[$0.name]), value: text(bytes[$0.value])) }
     }
 
-    /// Whether the field at `index` is named `name`, ignoring ASCII case.
+    /// Whether the field at `index` is named `name` (lower case), ignoring ASCII case.
     func isNamed(_ index: Int, _ name: String) -> Bool {
-        let span = spans[index].name
-        guard span.count == name.utf8.count else { return false }
-        return zip(bytes[span], name.utf8).allSatisfy { HTTPHeaders.lower($0) == HTTPHeaders.lower($1) }
+        equals(spans[index].name, name)
     }
 
     /// Whether the field at `index` is named by one of `names` (lower case).
@@ -68,11 +66,9 @@ struct FieldLines: Sendable {
         elementRanges(index).contains { equals($0, element) }
     }
 
-    /// The comma-separated elements of the value at `index`, trimmed of spaces and lower-cased (RFC 9110 §5.6.1).
+    /// ``elementRanges(_:)`` as lower-cased strings, where a caller needs them as strings.
     func elements(_ index: Int) -> [String] {
-        value(index).split(separator: UInt8(ascii: ",")).map { element in
-            text(element).trimmingSpaces().lowercased()
-        }
+        elementRanges(index).map { text(bytes[$0]).lowercased() }
     }
 
     private func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
