@@ -22,7 +22,7 @@ enum InProcessRequest {
         switch HTTPRequestParser.parseAll(bytes) {
         case .request(let request, _):
             return request
-        case .needMore, .failure:
+        case .needMore, .failure, .bodyOffered:
             // URLSession refuses such a request before sending it, too.
             throw URLError(.badURL)
         }

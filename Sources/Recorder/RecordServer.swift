@@ -86,6 +86,15 @@ final class RecordResponder: HTTPResponder {
         return RelayReplies.relay(request, to: proxy, note: note)
     }
 
+    /// A long or open-ended body streams on to the backend as it arrives (kept for the recording up to
+    /// `--max-record-bytes`); what the recorder refuses is refused once the body is read, as usual.
+    func respond(toHead request: HTTPRequest, body: RequestBodyStream, peerIsLoopback: Bool) -> Reply? {
+        guard proxy.streamsRequestBodies, !AdminPath.contains(request.path),
+              access.hostRefusal(of: request, for: "the recorder") == nil else { return nil }
+        return RelayReplies.relay(request, body: body, to: proxy,
+                                  note: Reply.Note(source: RelayReplies.source, outcome: .relayed))
+    }
+
     func reject(_ status: HTTPStatus, reason: String) -> Reply {
         Reply(.respond(ServerJSON.error(status, reason)), note: .init(reason: reason))
     }

@@ -40,9 +40,31 @@ public final class UpstreamProxy: UpstreamRelay {
         UInt64(max(0.001, client.timeout) * 3_000_000_000) + 60_000_000_000
     }
 
-    package func relay(_ request: HTTPRequest, isWanted: @escaping @Sendable () -> Bool,
+    /// The TLS bridge hands over whole requests.
+    package var streamsRequestBodies: Bool { bridge == nil }
+
+    package func relay(_ request: HTTPRequest, body: RequestBodyStream?, isWanted: @escaping @Sendable () -> Bool,
                        completion: @escaping @Sendable (RelayOutcome) -> Void) {
-        relay(request, isWanted: isWanted, streamingBodies: true, completion: completion)
+        guard let body else { return relay(request, isWanted: isWanted, streamingBodies: true, completion: completion) }
+        guard streamsRequestBodies else {
+            body.cancel()
+            return completion(.failure("a request body passed on as it arrives cannot go through the TLS bridge"))
+        }
+        let head = UpstreamRequest.bytes(for: request, target: upstream, recording: recording != nil, streamed: body)
+        // Blocking on the body's arrival and on the backend's reading: a pool thread's work, never a loop's.
+        let accepted = pool.submit { [self] in
+            let uploaded = StreamedBody(keepingUpTo: recording?.maxBodyBytes)
+            let streamed = StreamedBody(keepingUpTo: recording?.maxBodyBytes)
+            let result = client.exchange(head, body: body, method: request.method, taken: uploaded.keep,
+                                         streaming: streaming(streamed, completion: completion))
+            var sent = request
+            sent.body = uploaded.copy ?? []
+            deliver(result, for: sent, streamed: streamed, records: uploaded.copy != nil, completion: completion)
+        }
+        if !accepted {
+            body.cancel()
+            completion(.failure(UpstreamFailure.overloaded.description))
+        }
     }
 
     /// ``relay(_:isWanted:completion:)``, choosing whether a large or open-ended body streams on as it arrives
@@ -127,8 +149,16 @@ public final class UpstreamProxy: UpstreamRelay {
     }
 
     /// Hands the exchange's outcome to `completion`, recording it when this proxy records.
+    /// - Parameter records: `false` when the request's body exceeded `--max-record-bytes`: the exchange is relayed, not
+    ///   recorded.
     private func deliver(_ result: Result<UpstreamResponse, UpstreamFailure>, for request: HTTPRequest,
-                         streamed: StreamedBody, completion: @escaping @Sendable (RelayOutcome) -> Void) {
+                         streamed: StreamedBody, records: Bool = true,
+                         completion: @escaping @Sendable (RelayOutcome) -> Void) {
+        let recording = records ? recording : nil
+        if !records, case .success = result, let limit = self.recording?.maxBodyBytes {
+            POSIX.writeLine("mock-server: \(request.method) \(request.path): not recorded, its request body exceeds "
+                + "--max-record-bytes \(limit) (it was relayed intact)", toStandardError: true)
+        }
         switch result {
         case .success(let response) where response.streamed:
             streamed.stream?.finish()

@@ -15,6 +15,7 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         if case .needMore = pieces { continue }
         break
     }
+    checkStreamed(bytes, limits: limits, whole: whole)
     switch (whole, pieces) {
     case (.request(let a, let consumedA), .request(let b, let consumedB)):
         precondition(consumedA == consumedB && a.body == b.body && a.target == b.target, "split parse differs")
@@ -30,6 +31,44 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         break
     }
     return 0
+}
+
+/// Offered and handed out as it comes (every body offered), in three reads, a body must come out as the whole parse
+/// reads it, ending at the same byte; a body the whole parse rejects as malformed must fail too (one it refuses for its
+/// size alone is not limited when streamed).
+private func checkStreamed(_ bytes: [UInt8], limits: HTTPLimits, whole: HTTPRequestParser.Outcome) {
+    var offering = limits
+    offering.streamedBodyBytes = 0
+    var parser = HTTPRequestParser(limits: offering)
+    parser.offersBodies = true
+    guard case .bodyOffered(_, let headLength, _) = bytes.withUnsafeBytes({ parser.parse($0) }) else { return }
+    parser.streamOfferedBody()
+    var offset = headLength
+    var body: [UInt8] = []
+    var ended = false
+    do {
+        for end in [headLength + (bytes.count - headLength) / 3, headLength + 2 * (bytes.count - headLength) / 3, bytes.count]
+        where !ended && end > offset {
+            let step = try bytes[offset..<end].withUnsafeBytes { try parser.streamedBody(in: $0) }
+            precondition(step.consumed <= end - offset, "a streamed body consumed more than was given")
+            body += step.bytes
+            offset += step.consumed
+            ended = step.done
+        }
+    } catch {
+        if case .request = whole { preconditionFailure("a streamed body failed where the whole parse read it: \(error)") }
+        return
+    }
+    switch whole {
+    case .request(let request, let consumed) where ended:
+        precondition(body == request.body && offset == consumed, "a streamed body differs from the whole one")
+    case .request:
+        preconditionFailure("a streamed body did not end where the whole parse read it")
+    case .failure(let error) where error.status.code != 413 && ended:
+        preconditionFailure("a streamed body ended where the whole parse rejected it: \(error)")
+    default:
+        break
+    }
 }
 
 /// Parsed into a recycled request's storage (a primer's with several fields, then the same request's, whose fields
@@ -64,7 +103,7 @@ private func checkHead(_ request: HTTPRequest, bytes: [UInt8]) {
                  "the head is not the bytes received")
     let text = { (range: Range<Int>) in String(decoding: request.head[range], as: UTF8.self) }
     let line = HeadFields.requestLine(in: request.head)
-    precondition(text(line.method) == request.method && text(line.target) == request.target,
+    precondition(text(line.method) == request.method.rawValue && text(line.target) == request.target,
                  "the request line reads back differently")
     var fields: [[String]] = []
     HeadFields.forEach(in: request.head) { name, value in fields.append([text(name), text(value)]) }

@@ -14,7 +14,7 @@ BUILD=../../.build-fuzz
 mkdir -p "$BUILD" findings
 export SWIFT_BACKTRACE=enable=no   # let libFuzzer and ASan report crashes
 
-HTTP_SOURCES=(../../Sources/HTTPCore/HTTP/{HTTPRequest,HTTPRequestParser,HeadParser,ChunkedDecoder,HTTPParseError,HTTPStatus,PercentDecoding,QueryNames,ShortBytes,HeadFields,HTTPHeaders,KnownMethod,Array+Storage}.swift
+HTTP_SOURCES=(../../Sources/HTTPCore/HTTP/{HTTPRequest,HTTPRequestParser,HeadParser,ChunkedDecoder,HTTPParseError,HTTPStatus,HTTPMethod,PercentDecoding,QueryNames,ShortBytes,HeadFields,HTTPHeaders,KnownMethod,Array+Storage}.swift
               ../../Sources/HTTPCore/Platform/{POSIX,POSIX+Bytes}.swift)
 CONTRACT_SOURCES=(../../Sources/ContractModel/*.swift)
 

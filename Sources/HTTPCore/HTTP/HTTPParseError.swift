@@ -19,12 +19,17 @@ public struct HTTPLimits: Sendable {
     public var headerBytes: Int
     public var headerCount: Int
     public var bodyBytes: Int
+    /// A body longer than this, or chunked, may be passed on as it arrives rather than read whole, when the responder
+    /// takes it so (``HTTPRequestParser/offersBodies``, ``HTTPResponder/respond(toHead:body:peerIsLoopback:)``): the
+    /// proxy's uploads. ``bodyBytes`` does not limit such a body.
+    public var streamedBodyBytes: Int
 
     public init(requestLineBytes: Int = 8 * 1024, headerBytes: Int = 32 * 1024, headerCount: Int = 100,
-                 bodyBytes: Int = 8 * 1024 * 1024) {
+                 bodyBytes: Int = 8 * 1024 * 1024, streamedBodyBytes: Int = 1024 * 1024) {
         self.requestLineBytes = requestLineBytes
         self.headerBytes = headerBytes
         self.headerCount = headerCount
         self.bodyBytes = bodyBytes
+        self.streamedBodyBytes = streamedBodyBytes
     }
 }

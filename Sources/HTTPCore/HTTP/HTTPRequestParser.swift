@@ -21,6 +21,11 @@ public struct HTTPRequestParser: Sendable {
     public enum Step {
         /// A whole request; `consumed` bytes of the buffer belong to it.
         case request(consumed: Int)
+        /// The head of a request whose body is open-ended (chunked) or longer than ``HTTPLimits/streamedBodyBytes``,
+        /// in the storage given, when ``offersBodies`` is set: `headLength` bytes of the buffer are its head, and
+        /// none of its body is read; `length` is the body's, `nil` when chunked. The caller chooses: ``bufferOfferedBody(of:)`` reads it whole, as any other
+        /// body (its limit applies), or ``streamOfferedBody()`` hands it out as it comes (``streamedBody(in:)``).
+        case bodyOffered(headLength: Int, length: Int?)
         case needMore
         case failure(HTTPParseError)
     }
@@ -28,6 +33,8 @@ public struct HTTPRequestParser: Sendable {
     public enum Outcome {
         /// A whole request; `consumed` bytes of the buffer belong to it.
         case request(HTTPRequest, consumed: Int)
+        /// ``Step/bodyOffered(headLength:length:)``, with the head.
+        case bodyOffered(HTTPRequest, headLength: Int, length: Int?)
         case needMore
         case failure(HTTPParseError)
     }
@@ -38,9 +45,18 @@ public struct HTTPRequestParser: Sendable {
         case head(scanned: Int)
         case fixedBody(headLength: Int, length: Int)
         case chunkedBody(headLength: Int, decoded: Int)
+        /// A body offered to the caller (``Step/bodyOffered(headLength:length:)``), not yet chosen; `length` is `nil` when
+        /// chunked.
+        case offered(headLength: Int, length: Int?)
+        /// A body handed out as it comes (``streamedBody(in:)``): `remaining` bytes still to come, or chunked.
+        case streamedBody(remaining: Int)
+        case streamedChunks
     }
 
     public let limits: HTTPLimits
+    /// Whether a long or open-ended body is offered to the caller before it is read (``Step/bodyOffered(headLength:length:)``),
+    /// rather than read whole at once.
+    public var offersBodies = false
     private var state = State.head(scanned: 0)
     /// The request whose body is awaited, moved out of the caller's storage: the parser holds it, so that
     /// whatever storage the caller passes next (another, if its answer to the last request processed the next
@@ -85,6 +101,8 @@ public struct HTTPRequestParser: Sendable {
         switch parse(buffer, into: &request) {
         case .request(let consumed):
             return .request(request, consumed: consumed)
+        case .bodyOffered(let headLength, let length):
+            return .bodyOffered(request, headLength: headLength, length: length)
         case .needMore:
             // Untouched, or emptied when a body is awaited (its request, with this storage, is in `pending`).
             spare = request
@@ -133,6 +151,11 @@ public struct HTTPRequestParser: Sendable {
             return .request(consumed: headLength + length)
         case .chunkedBody(let headLength, let decoded):
             return try continueChunked(into: &request, headLength: headLength, decoded: decoded, buffer: buffer)
+        case .offered(let headLength, let length):
+            // Still the caller's to choose.
+            return .bodyOffered(headLength: headLength, length: length)
+        case .streamedBody, .streamedChunks:
+            throw .bad("the request's body is being streamed; read it with streamedBody(in:)")
         }
     }
 
@@ -191,21 +214,93 @@ public struct HTTPRequestParser: Sendable {
     private mutating func startBody(of request: inout HTTPRequest, headLength: Int, buffer: UnsafeRawBufferPointer)
         throws(HTTPParseError) -> Step
     {
-        switch try Self.framing(of: request, limits: limits) {
+        let framing = try Self.framing(of: request)
+        switch framing {
         case .none:
             state = .head(scanned: 0)
             return .request(consumed: headLength)
+        case .length(let length) where offersBodies && length > limits.streamedBodyBytes:
+            state = .offered(headLength: headLength, length: length)
+            return .bodyOffered(headLength: headLength, length: length)
+        case .chunked where offersBodies:
+            state = .offered(headLength: headLength, length: nil)
+            return .bodyOffered(headLength: headLength, length: nil)
+        case .length, .chunked:
+            try awaitBody(of: &request, framing: framing, headLength: headLength)
+            return try step(buffer, into: &request)
+        }
+    }
+
+    /// Reads the offered body whole, as any other (its limit applies): the next ``parse(_:into:)``, on the buffer
+    /// that still begins at the head, goes on with it. `request` is the head ``Step/bodyOffered(headLength:length:)`` left.
+    public mutating func bufferOfferedBody(of request: inout HTTPRequest) throws(HTTPParseError) {
+        guard case .offered(let headLength, let length) = state else { return }
+        do {
+            try awaitBody(of: &request, framing: length.map(Framing.length) ?? .chunked, headLength: headLength)
+        } catch {
+            reset()
+            throw error
+        }
+    }
+
+    /// Hands the offered body out as it comes, through ``streamedBody(in:)`` on the bytes after the head (the caller
+    /// consumes the head's `headLength` bytes). Its length is not limited; a chunk's is, by ``HTTPLimits/bodyBytes``.
+    public mutating func streamOfferedBody() {
+        guard case .offered(_, let length) = state else { return }
+        if let length {
+            state = .streamedBody(remaining: length)
+        } else {
+            state = .streamedChunks
+            chunked = ChunkedDecoder(limits: limits)
+        }
+    }
+
+    /// The offered body's bytes in `buffer`, which begins where the last call's consumed bytes end: the body's
+    /// bytes found (decoded, when chunked), how many bytes of `buffer` they took, and whether the body ended. After
+    /// the end (or a failure) the parser reads the next request's head.
+    public mutating func streamedBody(in buffer: UnsafeRawBufferPointer)
+        throws(HTTPParseError) -> (bytes: [UInt8], consumed: Int, done: Bool) {
+        switch state {
+        case .streamedBody(let remaining):
+            let count = min(remaining, buffer.count)
+            let bytes = Array(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            if count == remaining { reset() } else { state = .streamedBody(remaining: remaining - count) }
+            return (bytes, count, count == remaining)
+        case .streamedChunks:
+            guard var decoder = chunked else { return ([], 0, false) }
+            chunked = nil
+            do {
+                let (consumed, done) = try decoder.consume(buffer)
+                let bytes = decoder.takeBody()
+                if done { reset() } else { chunked = decoder }
+                return (bytes, consumed, done)
+            } catch {
+                reset()
+                throw error
+            }
+        default:
+            return ([], 0, true)
+        }
+    }
+
+    /// Sets out to read the body `framing` announces whole, after the head's `headLength` bytes, holding `request`
+    /// (moved, not copied: the caller's storage is left empty, and gets it back with its body).
+    private mutating func awaitBody(of request: inout HTTPRequest, framing: Framing, headLength: Int) throws(HTTPParseError) {
+        switch framing {
+        case .none:
+            return
         case .length(let length):
+            guard length <= limits.bodyBytes else {
+                throw HTTPParseError(.contentTooLarge, "body of \(length) bytes exceeds \(limits.bodyBytes)")
+            }
             state = .fixedBody(headLength: headLength, length: length)
         case .chunked:
             state = .chunkedBody(headLength: headLength, decoded: 0)
             chunked = ChunkedDecoder(limits: limits)
         }
-        // Moved, not copied: the caller's storage is left empty, and gets this back with its body.
         var held = HTTPRequest()
         swap(&held, &request)
         pending = consume held
-        return try step(buffer, into: &request)
     }
 
     private mutating func continueChunked(into request: inout HTTPRequest, headLength: Int, decoded: Int,
@@ -231,7 +326,7 @@ public struct HTTPRequestParser: Sendable {
 
     /// RFC 9112 §6.3, strictly: Transfer-Encoding together with Content-Length is rejected rather than
     /// resolved, since a proxy in front might have framed it the other way (request smuggling).
-    private static func framing(of request: HTTPRequest, limits: HTTPLimits) throws(HTTPParseError) -> Framing {
+    private static func framing(of request: HTTPRequest) throws(HTTPParseError) -> Framing {
         guard request.facts.hasTransferEncoding || request.facts.hasContentLength else { return .none }
         let lengths = request.headers.values("content-length")
         if request.facts.hasTransferEncoding {
@@ -256,15 +351,12 @@ public struct HTTPRequestParser: Sendable {
                 throw .bad("Content-Length \"\(value)\" is not a number")
             }
             guard text.utf8.count <= 12, let parsed = Int(text) else {
-                throw HTTPParseError(.contentTooLarge, "body exceeds \(limits.bodyBytes) bytes")
+                throw HTTPParseError(.contentTooLarge, "Content-Length \"\(text)\" is too large")
             }
             guard length == nil || length == parsed else { throw .bad("conflicting Content-Length values") }
             length = parsed
         }
         guard let length else { return .none }
-        guard length <= limits.bodyBytes else {
-            throw HTTPParseError(.contentTooLarge, "body of \(length) bytes exceeds \(limits.bodyBytes)")
-        }
         return length == 0 ? .none : .length(length)
     }
 }

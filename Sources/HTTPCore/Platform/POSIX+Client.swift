@@ -90,6 +90,20 @@ extension POSIX {
         }
     }
 
+    /// Waits until `fd` can be written or has something to read (bytes, its end of file, or an error), or the deadline
+    /// passes: whether it has something to read.
+    public static func waitWritableOrReadable(_ fd: Int32, deadline: UInt64) -> Result<Bool, ClientError> {
+        while true {
+            let now = monotonicNanoseconds()
+            guard now < deadline else { return .failure(.timedOut) }
+            let milliseconds = Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
+            var entry = pollfd(fd: fd, events: Int16(POLLIN | POLLOUT), revents: 0)
+            let count = poll(&entry, 1, milliseconds)
+            if count > 0 { return .success(entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0) }
+            if count < 0 && errno != EINTR { return .failure(.failed("poll: " + reason(errno))) }
+        }
+    }
+
     /// Whether `fd` has something to read now (bytes, its end of file, or an error), without waiting.
     public static func isReadable(_ fd: Int32) -> Bool {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

@@ -16,9 +16,15 @@ extension Connection {
     /// Carries out the pending reply if it has arrived, then reads the requests that waited behind it.
     func resumePending() {
         guard case .waiting = phase, let waiting = pending,
-              let reply = waiting.reply.take(waker: .init(loop: loop, fd: fd)) else { return }
+              var reply = waiting.reply.take(waker: .init(loop: loop, fd: fd)) else { return }
         pending = nil
         phase = .active
+        if let body = forwarding.take() {
+            // Answered before its whole body came (the backend answered early, or failed): the rest is not read, so
+            // no request can follow it on this connection.
+            body.fail("the request was answered before its whole body arrived")
+            reply.closeAfter = true
+        }
         lastActivity = POSIX.monotonicNanoseconds()
         perform(reply, for: waiting.request, started: waiting.started)
         guard isOpen else { return }
@@ -31,6 +37,7 @@ extension Connection {
     func abandonPending(_ status: HTTPStatus, _ reason: String) {
         guard let waiting = pending.take() else { return }
         waiting.reply.cancel()
+        forwarding.take()?.fail(reason)
         phase = .active
         var reply = loop.responder.reject(status, reason: reason)
         reply.closeAfter = true
@@ -42,7 +49,9 @@ extension Connection {
     func wake() {
         switch phase {
         case .streaming: pullStream()
-        case .waiting: resumePending()
+        case .waiting:
+            resumePending()
+            forwardBody()
         case .active, .delayed, .holding, .lingering: break
         }
     }

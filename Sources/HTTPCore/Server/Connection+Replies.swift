@@ -195,6 +195,7 @@ extension Connection {
         if case .upgrade(_, let channel)? = delayed?.reply.action { channel.lost() }
         delayed = nil
         pending.take()?.reply.cancel()
+        forwarding.take()?.fail("the client's connection closed")
         loop.forget(self)
         if reset { POSIX.abort(fd) } else { POSIX.close(fd) }
     }

@@ -18,6 +18,8 @@ extension Connection {
             // No message either way for the channel's idle time.
             let seconds = (webSocket?.idleTimeout ?? 0) / 1_000_000_000
             webSocket?.close(code: WebSocketCloseCode.goingAway, reason: "no message for \(seconds) s")
+        case .waiting where forwarding != nil && outbound.isEmpty:
+            abandonPending(.requestTimeout, "the request's body stopped arriving")
         case .waiting where outbound.isEmpty || now < lastActivity + loop.settings.writeTimeout:
             abandonPending(.gatewayTimeout, "no reply came from upstream in time")
         case .holding, .lingering, .streaming, .waiting:

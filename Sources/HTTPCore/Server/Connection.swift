@@ -37,6 +37,9 @@ final class Connection {
     /// After a WebSocket upgrade: the socket's channel, and the reader of the client's frames.
     var webSocket: WebSocketChannel?
     var frameReader: WebSocketFrameReader?
+    /// While waiting: the request's body, passed on as it arrives to whoever completes the reply
+    /// (Connection+Upload.swift), until it has all been read.
+    var forwarding: RequestBodyStream?
     /// The reply a waiting connection carries out once another thread completes it, and when it gives up.
     var pending: (reply: PendingReply, request: HTTPRequest, started: UInt64?, until: UInt64)?
     /// For a stream with a source: when it may next be asked, and whether the timer is set for then.
@@ -62,7 +65,7 @@ final class Connection {
     var heldWrites = false
     /// The storage of the last response head, reused for the next one (see ``perform(_:for:started:)``).
     var headStorage: [UInt8] = []
-    private var continueSent = false
+    var continueSent = false
     /// When the current request's first byte arrived (for the header and body timeouts), or `nil`.
     var requestStarted: UInt64?
     /// The last read, or the last write that made progress: drives the idle and write timeouts.
@@ -75,6 +78,7 @@ final class Connection {
         self.loop = loop
         self.fromLoopback = fromLoopback
         self.parser = HTTPRequestParser(limits: loop.settings.limits)
+        parser.offersBodies = true
         self.lastActivity = now
         arm(now: now)
     }
@@ -110,6 +114,7 @@ final class Connection {
         case .delayed, .holding, .streaming, .waiting:
             // An error or full hang-up: nobody is left to answer.
             if event.failed { return close() }
+            if forwarding != nil { return forwardBody() }
             readWhilePaused()
         case .lingering:
             discardUntilClosed()
@@ -201,6 +206,17 @@ final class Connection {
                 return
             case .failure(let error):
                 return reject(error.status, error.reason, started: requestStarted)
+            case .bodyOffered(let headLength, let length):
+                let body = RequestBodyStream(length: length)
+                if let reply = loop.responder.respond(toHead: request, body: body, peerIsLoopback: fromLoopback) {
+                    return forward(body, of: request, headLength: headLength, answeredBy: reply)
+                }
+                // Read whole, as any other body.
+                do {
+                    try parser.bufferOfferedBody(of: &request)
+                } catch {
+                    return reject(error.status, error.reason, started: requestStarted)
+                }
             case .request(let consumed):
                 let started = requestStarted ?? POSIX.monotonicNanoseconds()
                 inbound.readIndex += consumed

@@ -1,4 +1,5 @@
 import HTTPCore
+import MockProtocol
 
 /// Requests the handler passes on to the backend (`--proxy`, `"proxy": true`, `--proxy-fallback`).
 extension RequestHandler {
@@ -6,6 +7,7 @@ extension RequestHandler {
     /// (the journal shows the status once the response is sent).
     func proxied(
         _ request: HTTPRequest,
+        body: RequestBodyStream? = nil,
         via upstream: any UpstreamRelay,
         endpoint: String? = nil,
         selection: Selection? = nil,
@@ -22,6 +24,30 @@ extension RequestHandler {
         var note = Reply.Note(source: selection?.play.name ?? RelayReplies.source, outcome: .relayed,
                               reason: entry.reason)
         note.sequence = journal.append(entry)
-        return RelayReplies.relay(MockHeader.withoutMockFields(request), to: upstream, note: note, delayMs: delayMs)
+        return RelayReplies.relay(MockHeader.withoutMockFields(request), body: body, to: upstream, note: note,
+                                  delayMs: delayMs)
+    }
+
+    /// A request whose body is long or open-ended, from its head: passed on to the backend with its body streaming
+    /// as it arrives, when no endpoint serves it (`--proxy`) or none takes its method (`--proxy-fallback`); `nil`
+    /// (read the body whole, then answer as usual) for everything else, which may need the body to be answered.
+    func respond(toHead request: HTTPRequest, body: RequestBodyStream, peerIsLoopback: Bool) -> Reply? {
+        guard let upstream, upstream.streamsRequestBodies, !request.isAsteriskForm else { return nil }
+        let router = contracts.currentChecked().router
+        let method = request.method
+        var match: Router.Match?
+        _ = PathSegments.with(pathOf: request) { segments in
+            if let first = segments.first, PathSegments.equal(first, AdminPath.segment) { return }
+            match = router.match(method: method, segments: segments)
+        }
+        let streamed = "its body streamed on as it arrived"
+        switch match {
+        case .notFound?:
+            return proxied(request, body: body, via: upstream, why: streamed)
+        case .methodNotAllowed? where fallback != nil && method != .options:
+            return proxied(request, body: body, via: upstream, why: "no endpoint takes \(method) \(request.path); " + streamed)
+        default:
+            return nil
+        }
     }
 }

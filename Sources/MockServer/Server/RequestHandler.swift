@@ -42,7 +42,7 @@ final class RequestHandler: HTTPResponder {
     private let rateLimiter: RateLimiter
     private let conditions: ConditionsControl
     /// `--proxy`: where unmatched requests and pass-through scenarios go.
-    private let upstream: (any UpstreamRelay)?
+    let upstream: (any UpstreamRelay)?
     /// ``upstream`` when `--proxy-fallback` sends it the requests an endpoint matches but cannot answer.
     let fallback: (any UpstreamRelay)?
     let mockNames = MockHeader.PreparedNames()

@@ -6,9 +6,11 @@ package enum RelayReplies {
     /// What the access log names as the answer's source (``Reply/Note/source``) when no scenario relayed it.
     package static let source = "proxied"
 
-    /// Relays `request` and returns at once with a pending reply, completed from a relay thread with `note`.
+    /// Relays `request` (its body passed on as it arrives through `body`, when given) and returns at once with a
+    /// pending reply, completed from a relay thread with `note`.
     package static func relay(
         _ request: HTTPRequest,
+        body: RequestBodyStream? = nil,
         to upstream: any UpstreamRelay,
         note: Reply.Note,
         delayMs: Int = 0
@@ -16,7 +18,7 @@ package enum RelayReplies {
         // Behind the relay's own timeout: the relay answers first, with the reason.
         let pending = PendingReply(timeoutNanoseconds: upstream.timeoutNanoseconds + 5_000_000_000)
         let target = upstream.target
-        upstream.relay(request, isWanted: { !pending.isCancelled }) { outcome in
+        upstream.relay(request, body: body, isWanted: { !pending.isCancelled }) { outcome in
             var final = note
             switch outcome {
             case .response(let response, let announced?):

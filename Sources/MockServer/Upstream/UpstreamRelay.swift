@@ -10,11 +10,18 @@ package protocol UpstreamRelay: Sendable {
     /// The longest a relayed request can take, in nanoseconds: connections give up a little after it.
     var timeoutNanoseconds: UInt64 { get }
 
+    /// Whether ``relay(_:body:isWanted:completion:)`` takes a body that arrives as it is sent on (not through the TLS
+    /// bridge, whose exchanges are whole).
+    var streamsRequestBodies: Bool { get }
+
     /// Forwards `request`; calls `completion` exactly once, from another thread, with the backend's response as
     /// a proxy relays it, or why there is none.
-    /// - Parameter isWanted: Asked before the request goes out: `false` once its client has left, so a queue
-    ///   of abandoned requests does not hold up the others.
-    func relay(_ request: HTTPRequest, isWanted: @escaping @Sendable () -> Bool,
+    /// - Parameters:
+    ///   - body: The request's body as it arrives, when it is passed on so (`request` then has only the head);
+    ///     `nil` sends `request`'s own.
+    ///   - isWanted: Asked before the request goes out: `false` once its client has left, so a queue of abandoned
+    ///     requests does not hold up the others.
+    func relay(_ request: HTTPRequest, body: RequestBodyStream?, isWanted: @escaping @Sendable () -> Bool,
                completion: @escaping @Sendable (RelayOutcome) -> Void)
 
     /// Writes what was recorded so far (`POST /__mock/record/flush`); `nil` when nothing is recorded.

@@ -67,15 +67,10 @@ struct UpstreamClient: Sendable {
 
     private func exchangeOnNewConnection(_ bytes: [UInt8], method: HTTPRequest.Method, streaming: Streaming?)
         -> Result<UpstreamResponse, UpstreamFailure> {
-        let addresses: [SocketAddress]
-        switch POSIX.resolve(host: host, port: port) {
-        case .success(let found): addresses = found
-        case .failure(let error): return .failure(Self.failure(error, timeout: timeout))
-        }
         let fd: Int32
-        switch POSIX.connect(to: addresses, deadline: deadline()) {
+        switch connect() {
         case .success(let connected): fd = connected
-        case .failure(let error): return .failure(Self.failure(error, timeout: timeout))
+        case .failure(let failure): return .failure(failure)
         }
         let started = POSIX.monotonicNanoseconds()
         if let failure = send(bytes, on: fd) {
@@ -86,6 +81,101 @@ struct UpstreamClient: Sendable {
                                      streaming: streaming)
         if keep { idle.put(fd) } else { POSIX.close(fd) }
         return result
+    }
+
+    /// Sends a request whose body is passed on as it arrives: the head (`head`, framing the body as `body` announces),
+    /// then each part as it comes (as a chunk when the length is unknown), then reads the response. On a new
+    /// connection, as a body taken cannot be sent again. A backend that stops reading and answers first (a 413, a
+    /// 401) is heard: its answer, not the failed write, is the outcome.
+    /// - Parameter taken: Sees each part of the body as it goes (the recording's copy).
+    func exchange(_ head: [UInt8], body: RequestBodyStream, method: HTTPRequest.Method, taken: ([UInt8]) -> Void,
+                  streaming: Streaming?) -> Result<UpstreamResponse, UpstreamFailure> {
+        let fd: Int32
+        switch connect() {
+        case .success(let connected): fd = connected
+        case .failure(let failure):
+            body.cancel()
+            return .failure(failure)
+        }
+        var sent = sendWatching(head, on: fd)
+        sending: while case .sent = sent {
+            switch body.next() {
+            case .bytes(let bytes):
+                taken(bytes)
+                sent = sendWatching(body.length == nil ? Self.chunk(bytes) : bytes, on: fd)
+            case .end:
+                if body.length == nil { sent = sendWatching(Array("0\r\n\r\n".utf8), on: fd) }
+                break sending
+            case .broken:
+                // Reset, not closed: the target must not take what it got for a whole request.
+                POSIX.abort(fd)
+                return .failure(.clientLeft)
+            }
+        }
+        let reader = UpstreamResponseReader(requestMethod: method)
+        switch sent {
+        case .sent:
+            let (result, keep) = receive(on: fd, reader: reader, started: POSIX.monotonicNanoseconds(), streaming: streaming)
+            if keep { idle.put(fd) } else { POSIX.close(fd) }
+            return result
+        case .answeredEarly, .failed(.connectionReset):
+            // The target answered (or closed) before it read the whole body: its answer, if it gave one, is the
+            // outcome, and the connection is reset, so that the part of the body still queued is not sent.
+            body.cancel()
+            let (result, _) = receive(on: fd, reader: reader, started: POSIX.monotonicNanoseconds(), streaming: streaming)
+            POSIX.abort(fd)
+            if case .failed(let failure) = sent, case .failure = result { return .failure(failure) }
+            return result
+        case .failed(let failure):
+            body.cancel()
+            POSIX.abort(fd)
+            return .failure(failure)
+        }
+    }
+
+    private enum Sent {
+        case sent
+        /// The target had something to say before it took all of the request.
+        case answeredEarly
+        case failed(UpstreamFailure)
+    }
+
+    /// Writes `bytes` as ``send(_:on:)`` does, but stops when the target, no longer reading, has something to say
+    /// (RFC 9112 §9.3: a client sending a body watches for an answer meanwhile).
+    private func sendWatching(_ bytes: [UInt8], on fd: Int32) -> Sent {
+        var offset = 0
+        var until = deadline()
+        while offset < bytes.count {
+            switch bytes[offset...].withUnsafeBytes({ POSIX.write(fd, $0, nil) }) {
+            case .bytes(let count):
+                offset += count
+                until = deadline()
+            case .wouldBlock:
+                switch POSIX.waitWritableOrReadable(fd, deadline: until) {
+                case .success(true): return .answeredEarly
+                case .success(false): continue
+                case .failure(let error): return .failed(Self.failure(error, timeout: timeout))
+                }
+            case .closed:
+                return .failed(.connectionReset("the connection closed while the request was sent"))
+            }
+        }
+        return .sent
+    }
+
+    /// `bytes` as one chunk of a chunked body (RFC 9112 §7.1).
+    static func chunk(_ bytes: [UInt8]) -> [UInt8] {
+        Array(String(bytes.count, radix: 16).utf8) + [13, 10] + bytes + [13, 10]
+    }
+
+    /// A new connection to the target, within the timeout.
+    private func connect() -> Result<Int32, UpstreamFailure> {
+        let addresses: [SocketAddress]
+        switch POSIX.resolve(host: host, port: port) {
+        case .success(let found): addresses = found
+        case .failure(let error): return .failure(Self.failure(error, timeout: timeout))
+        }
+        return POSIX.connect(to: addresses, deadline: deadline()).mapError { Self.failure($0, timeout: timeout) }
     }
 
     /// Finishes an exchange whose head the ``LoopRelay`` read, reading the rest of the body on this thread.

@@ -2,7 +2,7 @@ import HTTPCore
 
 /// The bytes a proxy sends the target for a client's request: the target's base path joined with the
 /// request's, end-to-end header fields as received, `Host` naming the target, `Via` with this hop, and the body
-/// framed by `Content-Length`; the connection stays open for the next request (``IdleConnections``). For an `https://` target
+/// framed by `Content-Length` (a body sent on as it arrives follows the head, framed as the client framed it); the connection stays open for the next request (``IdleConnections``). For an `https://` target
 /// the bytes go to the TLS bridge, which joins the base path itself.
 enum UpstreamRequest {
     /// Fields the proxy sets itself, besides the hop-by-hop ones.
@@ -15,8 +15,9 @@ enum UpstreamRequest {
     /// - Parameter recording: Asks for the body uncompressed (`Accept-Encoding: identity`, whatever the client
     ///   accepts; URLSession always offers gzip): a compressed body could not be searched for secrets.
     /// - Parameter bridgeToken: For an `https://` target, the token the TLS bridge demands (``BridgeFailure/tokenField``).
+    /// - Parameter streamed: The body that follows the head as it arrives, for its framing: its length, or chunked.
     static func bytes(for request: HTTPRequest, target: UpstreamTarget, recording: Bool = false,
-                      bridgeToken: String? = nil) -> [UInt8] {
+                      bridgeToken: String? = nil, streamed: RequestBodyStream? = nil) -> [UInt8] {
         let fields = request.headers.fields
         let path = target.isSecure
             ? String(request.path) + (request.query.map { "?" + $0 } ?? "")
@@ -42,7 +43,13 @@ enum UpstreamRequest {
         if let bridgeToken { field(BridgeFailure.tokenField, bridgeToken) }
         let via = HopByHop.via(after: fields)
         field(via.name, via.value)
-        if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
+        if let streamed {
+            if let length = streamed.length {
+                field("Content-Length", String(length))
+            } else {
+                field("Transfer-Encoding", "chunked")
+            }
+        } else if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
             field("Content-Length", String(request.body.count))
         }
         head += [13, 10]

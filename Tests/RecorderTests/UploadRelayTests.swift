@@ -1,0 +1,404 @@
+import Foundation
+import HTTPCore
+import MockServer
+@testable import Recorder
+import Testing
+import TestSupport
+
+/// `--proxy` passes a long or chunked request body on to the backend as it arrives, over real sockets: past the size
+/// limit of bodies read whole, in the client's framing, with `100 Continue`, holding the client back while the backend
+/// does not read, ending the backend's request when the client leaves, and relaying a backend's early answer without
+/// keeping its connection. A body
+/// for one of the contract's own endpoints is still read whole, as before.
+@Suite(.timeLimit(.minutes(2)), .blockingIO) struct UploadRelayTests {
+    /// A backend that reads each request's body (by `Content-Length` or chunked) and answers what it got:
+    /// `bytes sum framing`.
+    final class UploadBackend: @unchecked Sendable {
+        // @unchecked: the counters are read under `lock`; the listener is closed once, by `stop`.
+        enum Manner {
+            case reads
+            /// Answers 413 once the head is read, and closes without reading the body.
+            case refusesAtTheHead
+            /// Reads the head, then nothing until ``resume()``.
+            case stallsAfterTheHead
+        }
+
+        let port: UInt16
+        private let listener: Int32
+        private let lock = NSLock()
+        private var closedCount = 0
+        private var stopped = false
+        private let resumed = DispatchSemaphore(value: 0)
+
+        init(_ manner: Manner) throws {
+            _ = TestProcess.descriptorLimit
+            listener = try POSIX.makeListener(host: "127.0.0.1", port: 0, backlog: 16)
+            var size: Int32 = 64 * 1024
+            setsockopt(listener, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            port = POSIX.boundPort(listener)
+            Thread.detachNewThread { [self] in serve(manner) }
+        }
+
+        /// Connections that ended, by either side.
+        var closed: Int { lock.withLock { closedCount } }
+
+        func resume() { resumed.signal() }
+
+        func stop() {
+            lock.withLock { stopped = true }
+            POSIX.close(listener)
+        }
+
+        private func serve(_ manner: Manner) {
+            while !lock.withLock({ stopped }) {
+                guard POSIX.wait(listener, forWriting: false, deadline: POSIX.monotonicNanoseconds() + 100_000_000) == nil,
+                      case .accepted(let fd) = POSIX.accept(listener) else { continue }
+                Thread.detachNewThread { [self] in
+                    answer(fd, manner)
+                    POSIX.close(fd)
+                    lock.withLock { closedCount += 1 }
+                }
+            }
+        }
+
+        private func answer(_ fd: Int32, _ manner: Manner) {
+            var reader = Reader(fd: fd)
+            while let head = reader.head() {
+                switch manner {
+                case .refusesAtTheHead:
+                    let refusal = "HTTP/1.1 413 Content Too Large\r\nContent-Length: 7\r\nConnection: close\r\n\r\ntoo big"
+                    _ = UpstreamConnectionReuseTests.send(Array(refusal.utf8), on: fd)
+                    return
+                case .stallsAfterTheHead:
+                    resumed.wait()
+                case .reads:
+                    break
+                }
+                let chunked = head.lowercased().contains("transfer-encoding: chunked")
+                var checksum = Checksum()
+                if chunked {
+                    while let size = reader.line().flatMap({ Int($0, radix: 16) }) {
+                        guard size > 0 else { break }
+                        guard reader.body(size, into: &checksum), reader.line() != nil else { return }
+                    }
+                    _ = reader.line()
+                } else {
+                    let length = head.split(separator: "\r\n")
+                        .first { $0.lowercased().hasPrefix("content-length:") }
+                        .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                    guard reader.body(length, into: &checksum) else { return }
+                }
+                let text = "\(checksum.count) \(checksum.value) \(chunked ? "chunked" : "length")"
+                let response = "HTTP/1.1 200 OK\r\nContent-Length: \(text.utf8.count)\r\n\r\n" + text
+                guard UpstreamConnectionReuseTests.send(Array(response.utf8), on: fd) else { return }
+            }
+        }
+
+        /// Reads a connection's bytes as lines and counted bodies.
+        struct Reader {
+            let fd: Int32
+            var buffered: [UInt8] = []
+
+            /// More bytes; `false` when the peer closed or nothing came for 10 s.
+            mutating func fill() -> Bool {
+                var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+                while true {
+                    switch chunk.withUnsafeMutableBytes({ POSIX.read(fd, into: $0) }) {
+                    case .bytes(let count):
+                        buffered += chunk[0..<count]
+                        return true
+                    case .wouldBlock:
+                        if POSIX.wait(fd, forWriting: false, deadline: POSIX.monotonicNanoseconds() + 10_000_000_000) != nil {
+                            return false
+                        }
+                    case .closed:
+                        return false
+                    }
+                }
+            }
+
+            mutating func head() -> String? {
+                while true {
+                    if let end = buffered.firstRange(of: Array("\r\n\r\n".utf8)) {
+                        defer { buffered.removeSubrange(..<end.upperBound) }
+                        return String(decoding: buffered[..<end.lowerBound], as: UTF8.self)
+                    }
+                    guard fill() else { return nil }
+                }
+            }
+
+            mutating func line() -> String? {
+                while true {
+                    if let end = buffered.firstRange(of: [13, 10]) {
+                        defer { buffered.removeSubrange(..<end.upperBound) }
+                        return String(decoding: buffered[..<end.lowerBound], as: UTF8.self)
+                    }
+                    guard fill() else { return nil }
+                }
+            }
+
+            mutating func body(_ count: Int, into checksum: inout Checksum) -> Bool {
+                var left = count
+                while left > 0 {
+                    if buffered.isEmpty, !fill() { return false }
+                    let take = min(left, buffered.count)
+                    checksum.add(buffered[..<take])
+                    buffered.removeSubrange(..<take)
+                    left -= take
+                }
+                return true
+            }
+        }
+    }
+
+    /// A count and an order-sensitive sum of bytes: equal for two bodies only if they are (here) the same.
+    struct Checksum: Equatable {
+        var count = 0
+        var value: UInt64 = 0
+
+        mutating func add(_ bytes: ArraySlice<UInt8>) {
+            var value = value
+            bytes.withUnsafeBufferPointer { buffer in
+                for byte in buffer { value = value &* 31 &+ UInt64(byte) &+ 1 }
+            }
+            self.value = value
+            count += bytes.count
+        }
+
+        static func of(_ bytes: [UInt8]) -> Checksum {
+            var sum = Checksum()
+            sum.add(bytes[...])
+            return sum
+        }
+    }
+
+    /// The server (one event loop), with an endpoint of its own (`POST /items`), relaying the rest to `backend`.
+    private func withProxy(to port: UInt16, recording: Recording? = nil, _ body: (MockServer) throws -> Void) throws {
+        let folder = try ScratchContracts(contracts: [("items.json", #"""
+            {"domain": "items", "endpoints": [{"id": "create", "method": "POST", "path": "/items",
+             "scenarios": [{"name": "s", "status": 204, "expect": "success"}]}]}
+            """#)], fixtures: [])
+        var configuration = MockServer.Configuration(port: 0, contractsDirectory: folder.contracts,
+                                                     fixturesDirectory: folder.fixtures)
+        configuration.threads = 1
+        let proxy = UpstreamProxy(target: try UpstreamTarget(parsing: "http://127.0.0.1:\(port)"), timeout: 10,
+                                  recording: recording)
+        configuration.upstream = proxy
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        defer {
+            server.stop()
+            proxy.stop()
+        }
+        try body(server)
+    }
+
+    private static let limit = HTTPLimits().bodyBytes
+
+    /// A body over the limit of bodies read whole: a POST to a path the contract lacks.
+    private static func upload(_ body: [UInt8], headers: String = "") -> [UInt8] {
+        Array("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n\(headers)\r\n".utf8) + body
+    }
+
+    @Test func aBodyOverTheLimit_ReachesTheBackendWhole_AndTheConnectionGoesOn() throws {
+        let backend = try UploadBackend(.reads)
+        defer { backend.stop() }
+        try withProxy(to: backend.port) { server in
+            let body = UpstreamConnectionReuseTests.largeBody(Self.limit + 3 * 1024 * 1024 + 7)
+            let client = try RawClient(port: server.port, timeout: 30)
+            client.send(Self.upload(body))
+            let response = try client.readResponse()
+            let sum = Checksum.of(body)
+            #expect(response.status == 200 && response.text == "\(sum.count) \(sum.value) length", "\(response.text)")
+            // The body was read to its end, so the next request on the connection is read as one.
+            let next = try client.request("POST", "/items", body: "{}")
+            #expect(next.status == 204)
+        }
+    }
+
+    @Test func aChunkedBody_GoesOnChunked_PartByPart() throws {
+        let backend = try UploadBackend(.reads)
+        defer { backend.stop() }
+        try withProxy(to: backend.port) { server in
+            let body = UpstreamConnectionReuseTests.largeBody(3 * 1024 * 1024 + 11)
+            var wire = Array("PUT /files/a HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+            var offset = 0
+            for size in [1, 4095, 70_000, 1_000_000].cycled(until: body.count) {
+                let piece = body[offset..<min(body.count, offset + size)]
+                wire += Array("\(String(piece.count, radix: 16));ext=1\r\n".utf8) + piece + [13, 10]
+                offset += piece.count
+            }
+            wire += Array("0\r\nX-Trailer: t\r\n\r\n".utf8)
+            let client = try RawClient(port: server.port, timeout: 30)
+            client.send(wire)
+            let response = try client.readResponse()
+            let sum = Checksum.of(body)
+            #expect(response.status == 200 && response.text == "\(sum.count) \(sum.value) chunked", "\(response.text)")
+        }
+    }
+
+    /// While recording, an upload that fits `--max-record-bytes` is recorded whole; a larger one is relayed, not
+    /// recorded.
+    @Test func anUploadIsRecorded_WhenItFitsTheRecordingsLimit() throws {
+        let backend = try UploadBackend(.reads)
+        defer { backend.stop() }
+        let folders = try RecordingFolders()
+        let recording = Recording(writer: folders.writer(), maxBodyBytes: 3 << 20)
+        try withProxy(to: backend.port, recording: recording) { server in
+            let client = try RawClient(port: server.port, timeout: 30)
+            for size in [2 << 20, 4 << 20] {
+                let body = UpstreamConnectionReuseTests.largeBody(size)
+                client.send(Self.upload(body))
+                let response = try client.readResponse()
+                let sum = Checksum.of(body)
+                #expect(response.status == 200 && response.text == "\(sum.count) \(sum.value) length", "\(response.text)")
+            }
+        }
+        let recorded = recording.recorded
+        #expect(recorded.count == 1, "the 4 MiB upload is over the limit")
+        let whole = recorded.first?.requestBody == UpstreamConnectionReuseTests.largeBody(2 << 20)
+        #expect(whole && recorded.first?.path == "/upload")
+    }
+
+    /// `Expect: 100-continue` (curl's for a large upload): the client hears `100 Continue` before it sends the body.
+    @Test func aClientThatExpectsContinue_IsToldToGoOn() throws {
+        let backend = try UploadBackend(.reads)
+        defer { backend.stop() }
+        try withProxy(to: backend.port) { server in
+            let body = UpstreamConnectionReuseTests.largeBody(2 * 1024 * 1024)
+            let client = try RawClient(port: server.port, timeout: 30)
+            client.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
+            let interim = client.readSome().map { String(decoding: $0, as: UTF8.self) } ?? ""
+            #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
+            client.send(body)
+            let response = try client.readResponse()
+            #expect(response.status == 200 && response.text.hasPrefix("\(body.count) "), "\(response.text)")
+        }
+    }
+
+    /// The contract's own endpoints still read a body whole: over the limit it is refused, chunked it is answered.
+    @Test func aBodyForAnEndpointOfTheContract_IsReadWhole_AsBefore() throws {
+        let backend = try UploadBackend(.reads)
+        defer { backend.stop() }
+        try withProxy(to: backend.port) { server in
+            let client = try RawClient(port: server.port, timeout: 30)
+            client.send("POST /items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(Self.limit + 1)\r\n\r\n")
+            #expect(try client.readResponse().status == 413)
+            let other = try RawClient(port: server.port, timeout: 30)
+            other.send("POST /items HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+            #expect(try other.readResponse().status == 204)
+        }
+    }
+
+    /// A backend that refuses at the head and closes: its answer reaches the client (not a 502 for the failed write).
+    /// The connection closes after it when the rest of the body was not read by then; when it was (read and dropped),
+    /// the connection may go on.
+    @Test func aBackendsEarlyAnswer_IsRelayed() throws {
+        let backend = try UploadBackend(.refusesAtTheHead)
+        defer { backend.stop() }
+        try withProxy(to: backend.port) { server in
+            let client = try RawClient(port: server.port, timeout: 30)
+            let body = UpstreamConnectionReuseTests.largeBody(Self.limit + 1)
+            // From another thread: the server stops reading once the backend is gone, so the send may not finish.
+            let fd = client.fd
+            Thread.detachNewThread { LoopbackSocket.sendAll(fd, Self.upload(body)) }
+            let response = try client.readResponse()
+            #expect(response.status == 413 && response.text == "too big", "\(response.status) \(response.text)")
+            if response.header("Connection") == "close" {
+                #expect(client.readSome() == nil, "closed after the answer")
+            } else {
+                #expect(try client.request("POST", "/items", body: "{}").status == 204)
+            }
+        }
+    }
+
+    /// A target that answers before it has read the whole request, and would read the rest as the next request: the
+    /// upload stops at the answer (RFC 9112 §9.3), the answer is relayed, and that connection is closed, not kept; the
+    /// next request goes on the connection kept before.
+    @Test func aConnectionTheTargetAnsweredBeforeTheBody_IsNotKept() throws {
+        let backend = try UpstreamConnectionReuseTests.CountingBackend(.answersBeforeTheBody, receiveBuffer: 4096)
+        defer { backend.stop() }
+        try withProxy(to: backend.port) { server in
+            let client = try RawClient(port: server.port, timeout: 30)
+            #expect(try client.get("/x").text == "ok")
+            let uploader = try RawClient(port: server.port, timeout: 30)
+            let fd = uploader.fd
+            Thread.detachNewThread { LoopbackSocket.sendAll(fd, Self.upload([UInt8](repeating: 97, count: 7 << 20))) }
+            #expect(try uploader.readResponse().text == "ok")
+            try pollUntil { backend.closed == 1 }
+            #expect(try client.get("/x").text == "ok")
+        }
+        #expect(backend.accepted == 2, "the first GET's connection, kept, and the upload's, closed")
+    }
+
+    /// The backend reads nothing after the head: the server stops reading the client once a bounded amount waits,
+    /// so the client cannot push the whole body; once the backend reads, it all arrives.
+    @Test func aBackendThatDoesNotRead_HoldsTheClientBack() throws {
+        let backend = try UploadBackend(.stallsAfterTheHead)
+        defer { backend.stop() }
+        try withProxy(to: backend.port) { server in
+            let body = UpstreamConnectionReuseTests.largeBody(48 * 1024 * 1024)
+            let wire = Self.upload(body)
+            let client = try RawClient(port: server.port, timeout: 30)
+            _ = fcntl(client.fd, F_SETFL, fcntl(client.fd, F_GETFL) | O_NONBLOCK)
+            var sent = 0
+            var quietSince = Date()
+            // Pushes until nothing more is taken for half a second.
+            while sent < wire.count && Date().timeIntervalSince(quietSince) < 0.5 {
+                switch wire[sent...].withUnsafeBytes({ POSIX.write(client.fd, $0, nil) }) {
+                case .bytes(let count):
+                    sent += count
+                    quietSince = Date()
+                case .wouldBlock: Thread.sleep(forTimeInterval: 0.005)
+                case .closed: Issue.record("closed after \(sent) bytes"); return
+                }
+            }
+            #expect(sent < wire.count / 2, "the client pushed \(sent) of \(wire.count) bytes while the backend read none")
+            backend.resume()
+            while sent < wire.count {
+                switch wire[sent...].withUnsafeBytes({ POSIX.write(client.fd, $0, nil) }) {
+                case .bytes(let count): sent += count
+                case .wouldBlock: _ = POSIX.wait(client.fd, forWriting: true, deadline: POSIX.monotonicNanoseconds() + 10_000_000_000)
+                case .closed: Issue.record("closed after \(sent) bytes"); return
+                }
+            }
+            _ = fcntl(client.fd, F_SETFL, fcntl(client.fd, F_GETFL) & ~O_NONBLOCK)
+            let response = try client.readResponse()
+            let sum = Checksum.of(body)
+            let expected = "\(sum.count) \(sum.value) length"
+            let whole = response.text == expected
+            #expect(response.status == 200 && whole, "\(response.text)")
+        }
+    }
+
+    /// A client that leaves halfway: the backend's request ends (its connection closes) rather than waiting for the
+    /// rest, and the server goes on answering.
+    @Test func aClientLeavingMidBody_EndsTheBackendsRequest() throws {
+        let backend = try UploadBackend(.reads)
+        defer { backend.stop() }
+        try withProxy(to: backend.port) { server in
+            let body = UpstreamConnectionReuseTests.largeBody(4 * 1024 * 1024)
+            do {
+                let client = try RawClient(port: server.port, timeout: 30)
+                client.send(Array(Self.upload(body + body)[..<(body.count + 200)]))
+            }
+            try pollUntil(seconds: 10) { backend.closed == 1 }
+            let next = try RawClient(port: server.port, timeout: 30)
+            #expect(try next.request("POST", "/items", body: "{}").status == 204)
+        }
+    }
+}
+
+private extension Array where Element == Int {
+    /// The sizes in turn, repeated, until they add up to at least `total`.
+    func cycled(until total: Int) -> [Int] {
+        var sizes: [Int] = []
+        var sum = 0
+        while sum < total {
+            let size = self[sizes.count % count]
+            sizes.append(size)
+            sum += size
+        }
+        return sizes
+    }
+}
