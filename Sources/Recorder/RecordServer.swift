@@ -88,6 +88,8 @@ final class RecordResponder: HTTPResponder {
 
     /// A long or open-ended body streams on to the backend as it arrives (kept for the recording up to
     /// `--max-record-bytes`); what the recorder refuses is refused once the body is read, as usual.
+    var passesBodiesOn: Bool { proxy.streamsRequestBodies }
+
     func respond(toHead request: HTTPRequest, body: RequestBodyStream, peerIsLoopback: Bool) -> Reply? {
         guard proxy.streamsRequestBodies, !AdminPath.contains(request.path),
               access.hostRefusal(of: request, for: "the recorder") == nil else { return nil }

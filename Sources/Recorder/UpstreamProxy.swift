@@ -14,6 +14,8 @@ public final class UpstreamProxy: UpstreamRelay {
     public let bridge: TLSBridge?
     private let client: UpstreamClient
     private let pool: UpstreamPool
+    /// Where uploads are relayed (``relay(_:body:isWanted:completion:)``); more wait in its queue.
+    private let uploads: UpstreamPool
 
     /// - Parameters:
     ///   - threads: Requests relayed at once; more wait in a queue of `queueLimit`, beyond which they get a 502.
@@ -30,6 +32,7 @@ public final class UpstreamProxy: UpstreamRelay {
             ?? UpstreamClient(host: target.host, port: target.port, timeout: timeout,
                               keptConnections: Self.keptConnections)
         pool = UpstreamPool(threads: threads, queueLimit: queueLimit)
+        uploads = UpstreamPool(threads: Self.uploadThreads, queueLimit: queueLimit)
     }
 
     package var target: String { upstream.url }
@@ -40,8 +43,8 @@ public final class UpstreamProxy: UpstreamRelay {
         UInt64(max(0.001, client.timeout) * 3_000_000_000) + 60_000_000_000
     }
 
-    /// The TLS bridge hands over whole requests.
-    package var streamsRequestBodies: Bool { bridge == nil }
+    /// Not to an `https://` target: the TLS bridge hands over whole requests.
+    package var streamsRequestBodies: Bool { !upstream.isSecure }
 
     package func relay(_ request: HTTPRequest, body: RequestBodyStream?, isWanted: @escaping @Sendable () -> Bool,
                        completion: @escaping @Sendable (RelayOutcome) -> Void) {
@@ -51,8 +54,10 @@ public final class UpstreamProxy: UpstreamRelay {
             return completion(.failure("a request body passed on as it arrives cannot go through the TLS bridge"))
         }
         let head = UpstreamRequest.bytes(for: request, target: upstream, recording: recording != nil, streamed: body)
-        // Blocking on the body's arrival and on the backend's reading: a pool thread's work, never a loop's.
-        let accepted = pool.submit { [self] in
+        // Blocking on the body's arrival and on the backend's reading, for as long as the client takes: a thread of
+        // the uploads' own pool, so slow uploads never hold up the other relays.
+        let accepted = uploads.submit { [self] in
+            guard isWanted() else { return body.cancel() }
             let uploaded = StreamedBody(keepingUpTo: recording?.maxBodyBytes)
             let streamed = StreamedBody(keepingUpTo: recording?.maxBodyBytes)
             let result = client.exchange(head, body: body, method: request.method, taken: uploaded.keep,
@@ -213,6 +218,7 @@ public final class UpstreamProxy: UpstreamRelay {
     /// ends with them.)
     public func stop() {
         pool.stop()
+        uploads.stop()
         bridge?.stop()
     }
 
@@ -225,6 +231,8 @@ public final class UpstreamProxy: UpstreamRelay {
 
     /// A body larger than this (or of no announced length) streams on as it arrives, rather than being read whole.
     static let streamingThreshold = 1 << 20
+    /// Uploads relayed at once (``uploads``).
+    static let uploadThreads = 4
     /// What a streamed body may hold in memory waiting for its client, besides the sockets' buffers.
     static let streamedQueueBytes = 256 * 1024
 

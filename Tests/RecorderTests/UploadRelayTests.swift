@@ -173,7 +173,8 @@ import TestSupport
     }
 
     /// The server (one event loop), with an endpoint of its own (`POST /items`), relaying the rest to `backend`.
-    private func withProxy(to port: UInt16, recording: Recording? = nil, _ body: (MockServer) throws -> Void) throws {
+    private func withProxy(to port: UInt16, recording: Recording? = nil, bodyTimeout: Double = 30,
+                           _ body: (MockServer) throws -> Void) throws {
         let folder = try ScratchContracts(contracts: [("items.json", #"""
             {"domain": "items", "endpoints": [{"id": "create", "method": "POST", "path": "/items",
              "scenarios": [{"name": "s", "status": 204, "expect": "success"}]}]}
@@ -181,6 +182,7 @@ import TestSupport
         var configuration = MockServer.Configuration(port: 0, contractsDirectory: folder.contracts,
                                                      fixturesDirectory: folder.fixtures)
         configuration.threads = 1
+        configuration.bodyTimeout = bodyTimeout
         let proxy = UpstreamProxy(target: try UpstreamTarget(parsing: "http://127.0.0.1:\(port)"), timeout: 10,
                                   recording: recording)
         configuration.upstream = proxy
@@ -194,6 +196,22 @@ import TestSupport
     }
 
     private static let limit = HTTPLimits().bodyBytes
+
+    /// Sends `bytes` on `client` from another thread (the server may stop reading before they are all sent), and
+    /// returns a wait for that thread to end, called before the client closes its descriptor.
+    private static func sendAside(_ bytes: [UInt8], on client: RawClient) -> () -> Void {
+        let fd = client.fd
+        let ended = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = LoopbackSocket.sendAll(fd, bytes)
+            ended.signal()
+        }
+        return {
+            // A send the server no longer reads ends at the close; shut down here so that it does.
+            shutdown(fd, Int32(SHUT_RDWR))
+            ended.wait()
+        }
+    }
 
     /// A body over the limit of bodies read whole: a POST to a path the contract lacks.
     private static func upload(_ body: [UInt8], headers: String = "") -> [UInt8] {
@@ -260,6 +278,36 @@ import TestSupport
         #expect(whole && recorded.first?.path == "/upload")
     }
 
+    /// A request sent in the same write as the end of an upload is read after it, and answered in turn.
+    @Test func aRequestPipelinedBehindAnUpload_IsAnsweredAfterIt() throws {
+        let backend = try UploadBackend(.reads)
+        defer { backend.stop() }
+        try withProxy(to: backend.port) { server in
+            let body = UpstreamConnectionReuseTests.largeBody((1 << 20) + 1)
+            let client = try RawClient(port: server.port, timeout: 30)
+            client.send(Self.upload(body) + Array("POST /items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}".utf8))
+            let sum = Checksum.of(body)
+            #expect(try client.readResponse().text == "\(sum.count) \(sum.value) length")
+            #expect(try client.readResponse().status == 204)
+        }
+    }
+
+    /// A client that stops sending its upload gets a 408 after the body's timeout (`--body-timeout`), counted from its
+    /// last bytes, and the target's request ends.
+    @Test func anUploadThatStopsArriving_Is408_AfterTheBodyTimeout() throws {
+        let backend = try UploadBackend(.reads)
+        defer { backend.stop() }
+        try withProxy(to: backend.port, bodyTimeout: 1) { server in
+            let client = try RawClient(port: server.port, timeout: 30)
+            client.send(Array(Self.upload(UpstreamConnectionReuseTests.largeBody(2 << 20))[..<(1 << 20)]))
+            let started = Date()
+            let response = try client.readResponse()
+            #expect(response.status == 408 && response.text.contains("body stopped arriving"), "\(response.text)")
+            #expect(Date().timeIntervalSince(started) < 10)
+            try pollUntil { backend.closed == 1 }
+        }
+    }
+
     /// `Expect: 100-continue` (curl's for a large upload): the client hears `100 Continue` before it sends the body.
     @Test func aClientThatExpectsContinue_IsToldToGoOn() throws {
         let backend = try UploadBackend(.reads)
@@ -276,7 +324,8 @@ import TestSupport
         }
     }
 
-    /// The contract's own endpoints still read a body whole: over the limit it is refused, chunked it is answered.
+    /// The contract's own endpoints still read a body whole: over the limit it is refused, chunked it is answered (with
+    /// `100 Continue` first when asked).
     @Test func aBodyForAnEndpointOfTheContract_IsReadWhole_AsBefore() throws {
         let backend = try UploadBackend(.reads)
         defer { backend.stop() }
@@ -286,6 +335,11 @@ import TestSupport
             #expect(try client.readResponse().status == 413)
             let other = try RawClient(port: server.port, timeout: 30)
             other.send("POST /items HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+            #expect(try other.readResponse().status == 204)
+            // Waiting for `100 Continue` first, as curl does.
+            other.send("POST /items HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n")
+            #expect(other.readSome().map { String(decoding: $0, as: UTF8.self) } == "HTTP/1.1 100 Continue\r\n\r\n")
+            other.send("2\r\n{}\r\n0\r\n\r\n")
             #expect(try other.readResponse().status == 204)
         }
     }
@@ -300,8 +354,8 @@ import TestSupport
             let client = try RawClient(port: server.port, timeout: 30)
             let body = UpstreamConnectionReuseTests.largeBody(Self.limit + 1)
             // From another thread: the server stops reading once the backend is gone, so the send may not finish.
-            let fd = client.fd
-            Thread.detachNewThread { LoopbackSocket.sendAll(fd, Self.upload(body)) }
+            let join = Self.sendAside(Self.upload(body), on: client)
+            defer { join() }
             let response = try client.readResponse()
             #expect(response.status == 413 && response.text == "too big", "\(response.status) \(response.text)")
             if response.header("Connection") == "close" {
@@ -322,8 +376,8 @@ import TestSupport
             let client = try RawClient(port: server.port, timeout: 30)
             #expect(try client.get("/x").text == "ok")
             let uploader = try RawClient(port: server.port, timeout: 30)
-            let fd = uploader.fd
-            Thread.detachNewThread { LoopbackSocket.sendAll(fd, Self.upload([UInt8](repeating: 97, count: 7 << 20))) }
+            let join = Self.sendAside(Self.upload([UInt8](repeating: 97, count: 7 << 20)), on: uploader)
+            defer { join() }
             #expect(try uploader.readResponse().text == "ok")
             try pollUntil { backend.closed == 1 }
             #expect(try client.get("/x").text == "ok")

@@ -45,9 +45,10 @@ public struct HTTPRequestParser: Sendable {
         case head(scanned: Int)
         case fixedBody(headLength: Int, length: Int)
         case chunkedBody(headLength: Int, decoded: Int)
-        /// A body offered to the caller (``Step/bodyOffered(headLength:length:)``), not yet chosen; `length` is `nil` when
-        /// chunked.
-        case offered(headLength: Int, length: Int?)
+        /// A body offered to the caller (``Step/bodyOffered(headLength:length:)``), not yet chosen: of a length, or
+        /// chunked. (Two cases, where one with an optional length would make every state a byte larger.)
+        case offeredLength(headLength: Int, length: Int)
+        case offeredChunks(headLength: Int)
         /// A body handed out as it comes (``streamedBody(in:)``): `remaining` bytes still to come, or chunked.
         case streamedBody(remaining: Int)
         case streamedChunks
@@ -151,9 +152,11 @@ public struct HTTPRequestParser: Sendable {
             return .request(consumed: headLength + length)
         case .chunkedBody(let headLength, let decoded):
             return try continueChunked(into: &request, headLength: headLength, decoded: decoded, buffer: buffer)
-        case .offered(let headLength, let length):
+        case .offeredLength(let headLength, let length):
             // Still the caller's to choose.
             return .bodyOffered(headLength: headLength, length: length)
+        case .offeredChunks(let headLength):
+            return .bodyOffered(headLength: headLength, length: nil)
         case .streamedBody, .streamedChunks:
             throw .bad("the request's body is being streamed; read it with streamedBody(in:)")
         }
@@ -220,10 +223,10 @@ public struct HTTPRequestParser: Sendable {
             state = .head(scanned: 0)
             return .request(consumed: headLength)
         case .length(let length) where offersBodies && length > limits.streamedBodyBytes:
-            state = .offered(headLength: headLength, length: length)
+            state = .offeredLength(headLength: headLength, length: length)
             return .bodyOffered(headLength: headLength, length: length)
         case .chunked where offersBodies:
-            state = .offered(headLength: headLength, length: nil)
+            state = .offeredChunks(headLength: headLength)
             return .bodyOffered(headLength: headLength, length: nil)
         case .length, .chunked:
             try awaitBody(of: &request, framing: framing, headLength: headLength)
@@ -234,9 +237,15 @@ public struct HTTPRequestParser: Sendable {
     /// Reads the offered body whole, as any other (its limit applies): the next ``parse(_:into:)``, on the buffer
     /// that still begins at the head, goes on with it. `request` is the head ``Step/bodyOffered(headLength:length:)`` left.
     public mutating func bufferOfferedBody(of request: inout HTTPRequest) throws(HTTPParseError) {
-        guard case .offered(let headLength, let length) = state else { return }
+        let framing: Framing
+        let headLength: Int
+        switch state {
+        case .offeredLength(let head, let length): (framing, headLength) = (.length(length), head)
+        case .offeredChunks(let head): (framing, headLength) = (.chunked, head)
+        default: return
+        }
         do {
-            try awaitBody(of: &request, framing: length.map(Framing.length) ?? .chunked, headLength: headLength)
+            try awaitBody(of: &request, framing: framing, headLength: headLength)
         } catch {
             reset()
             throw error
@@ -246,12 +255,14 @@ public struct HTTPRequestParser: Sendable {
     /// Hands the offered body out as it comes, through ``streamedBody(in:)`` on the bytes after the head (the caller
     /// consumes the head's `headLength` bytes). Its length is not limited; a chunk's is, by ``HTTPLimits/bodyBytes``.
     public mutating func streamOfferedBody() {
-        guard case .offered(_, let length) = state else { return }
-        if let length {
+        switch state {
+        case .offeredLength(_, let length):
             state = .streamedBody(remaining: length)
-        } else {
+        case .offeredChunks:
             state = .streamedChunks
             chunked = ChunkedDecoder(limits: limits)
+        default:
+            return
         }
     }
 

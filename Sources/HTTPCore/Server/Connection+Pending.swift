@@ -51,6 +51,9 @@ extension Connection {
         case .streaming: pullStream()
         case .waiting:
             resumePending()
+            guard forwarding != nil else { return }
+            // The body's consumer took what waited: the client's time to send more counts from now.
+            lastActivity = POSIX.monotonicNanoseconds()
             forwardBody()
         case .active, .delayed, .holding, .lingering: break
         }

@@ -19,7 +19,12 @@ extension Connection {
             let seconds = (webSocket?.idleTimeout ?? 0) / 1_000_000_000
             webSocket?.close(code: WebSocketCloseCode.goingAway, reason: "no message for \(seconds) s")
         case .waiting where forwarding != nil && outbound.isEmpty:
-            abandonPending(.requestTimeout, "the request's body stopped arriving")
+            // The client is behind when the body has room, else the target.
+            if forwarding?.hasRoom == true {
+                abandonPending(.requestTimeout, "the request's body stopped arriving")
+            } else {
+                abandonPending(.gatewayTimeout, "the target took no more of the request's body in time")
+            }
         case .waiting where outbound.isEmpty || now < lastActivity + loop.settings.writeTimeout:
             abandonPending(.gatewayTimeout, "no reply came from upstream in time")
         case .holding, .lingering, .streaming, .waiting:
@@ -44,7 +49,9 @@ extension Connection {
             if let socket = webSocket { return lastActivity + socket.idleTimeout }
             return pullScheduled ? nextPull : .max
         case .waiting:
-            let until = pending?.until ?? 0
+            var until = pending?.until ?? 0
+            // A body passed on as it arrives gets the body's timeout between two reads, while it is the client's turn.
+            if let body = forwarding, body.hasRoom { until = min(until, lastActivity + settings.bodyTimeout) }
             return outbound.isEmpty ? until : min(until, lastActivity + settings.writeTimeout)
         case .active:
             if !outbound.isEmpty { return lastActivity + settings.writeTimeout }

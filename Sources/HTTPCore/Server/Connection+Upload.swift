@@ -31,11 +31,12 @@ extension Connection {
     }
 
     /// Moves the body's bytes read so far to ``forwarding``, and reads more while it has room: until the body ends,
-    /// the consumer is behind (its ``RequestBodyStream`` wakes the connection when it has taken them), or the socket
-    /// has no more for now.
+    /// the consumer is behind (its ``RequestBodyStream`` wakes the connection when it has taken them), the socket
+    /// has no more for now, or ``readsPerTurn`` reads are done.
     func forwardBody() {
         guard case .waiting = phase, let body = forwarding else { return }
         guard body.hasRoom else { return watch(outbound.isEmpty ? .none : .write) }
+        var reads = 0
         while true {
             if inbound.hasUnconsumed {
                 let step = inbound.withUnconsumed { buffer -> Result<(bytes: [UInt8], consumed: Int, done: Bool), HTTPParseError> in
@@ -60,6 +61,9 @@ extension Connection {
                     guard room else { return watch(outbound.isEmpty ? .none : .write) }
                 }
             }
+            // What was read is passed on: the loop's other connections get their turn; the poller reports this again.
+            guard reads < Self.readsPerTurn else { return watch(outbound.isEmpty ? .read : .readWrite) }
+            reads += 1
             switch inbound.read(from: fd).result {
             case .bytes:
                 // Progress: the waits for the body and for the reply count from here.
@@ -72,4 +76,7 @@ extension Connection {
             }
         }
     }
+
+    /// At most so many reads of a body per call of ``forwardBody()``.
+    static let readsPerTurn = 16
 }

@@ -78,7 +78,7 @@ final class Connection {
         self.loop = loop
         self.fromLoopback = fromLoopback
         self.parser = HTTPRequestParser(limits: loop.settings.limits)
-        parser.offersBodies = true
+        parser.offersBodies = loop.responder.passesBodiesOn
         self.lastActivity = now
         arm(now: now)
     }

@@ -12,6 +12,10 @@ public protocol HTTPResponder: AnyObject, Sendable {
     /// default). A reply that is not ``Reply/Action/later(_:)`` closes the connection after it: the body is not read.
     func respond(toHead request: HTTPRequest, body: RequestBodyStream, peerIsLoopback: Bool) -> Reply?
 
+    /// Whether ``respond(toHead:body:peerIsLoopback:)`` may take a body as it arrives: when `false` (the default), such
+    /// bodies are read whole without asking it. Read once per connection.
+    var passesBodiesOn: Bool { get }
+
     /// The reply to bytes that are not a request the server can read (400, 408, 413, 414, 431); the
     /// core closes the connection after it.
     func reject(_ status: HTTPStatus, reason: String) -> Reply
@@ -23,4 +27,6 @@ public protocol HTTPResponder: AnyObject, Sendable {
 
 extension HTTPResponder {
     public func respond(toHead request: HTTPRequest, body: RequestBodyStream, peerIsLoopback: Bool) -> Reply? { nil }
+
+    public var passesBodiesOn: Bool { false }
 }

@@ -74,13 +74,17 @@ public final class RequestBodyStream: @unchecked Sendable {
 
     /// The consumer stops taking parts (the backend failed, or answered early): what arrives is dropped.
     public func cancel() {
-        condition.withLock {
+        let waker = condition.withLock { () -> ReplyStream.Waker? in
             state.cancelled = true
             state.parts.removeAll()
             state.first = 0
             state.bytes = 0
+            // A connection stopped at the limit reads on (and drops what it reads) until the reply comes.
+            guard state.producerWaits else { return nil }
             state.producerWaits = false
+            return state.waker
         }
+        waker.map { $0.loop.connectionReady(fd: $0.fd) }
     }
 
     // MARK: - The connection's side

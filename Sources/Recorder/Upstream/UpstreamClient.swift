@@ -85,7 +85,7 @@ struct UpstreamClient: Sendable {
 
     /// Sends a request whose body is passed on as it arrives: the head (`head`, framing the body as `body` announces),
     /// then each part as it comes (as a chunk when the length is unknown), then reads the response. On a new
-    /// connection, as a body taken cannot be sent again. A backend that stops reading and answers first (a 413, a
+    /// connection, as a body taken cannot be sent again, closed after the response. A backend that stops reading and answers first (a 413, a
     /// 401) is heard: its answer, not the failed write, is the outcome.
     /// - Parameter taken: Sees each part of the body as it goes (the recording's copy).
     func exchange(_ head: [UInt8], body: RequestBodyStream, method: HTTPRequest.Method, taken: ([UInt8]) -> Void,
@@ -115,8 +115,11 @@ struct UpstreamClient: Sendable {
         let reader = UpstreamResponseReader(requestMethod: method)
         switch sent {
         case .sent:
-            let (result, keep) = receive(on: fd, reader: reader, started: POSIX.monotonicNanoseconds(), streaming: streaming)
-            if keep { idle.put(fd) } else { POSIX.close(fd) }
+            // Not kept: a target that answered early may still take the rest of the body for its next request, and the
+            // whole body may have gone into the sockets' buffers before its answer came (a new connection per upload
+            // costs little beside the body).
+            let (result, _) = receive(on: fd, reader: reader, started: POSIX.monotonicNanoseconds(), streaming: streaming)
+            POSIX.close(fd)
             return result
         case .answeredEarly, .failed(.connectionReset):
             // The target answered (or closed) before it read the whole body: its answer, if it gave one, is the

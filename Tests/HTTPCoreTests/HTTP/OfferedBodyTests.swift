@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HTTPCore
 
@@ -139,16 +140,30 @@ struct OfferedBodyTests {
         #expect(stream.hasRoom, "below the limit again")
     }
 
-    @Test func aConsumerWaiting_IsWokenByAPart_OrByTheFailure() async {
+    @Test func aConsumerWaiting_IsWokenByAPart_OrByTheFailure() {
         let stream = RequestBodyStream(length: nil, limit: 100)
-        async let first = Task.detached { stream.next() }.value
-        try? await Task.sleep(for: .milliseconds(50))
+        // On threads of their own: `next()` blocks, and the cooperative pool has few threads to spare.
+        func nextAside() -> () -> RequestBodyStream.Part {
+            let taken = Locked<RequestBodyStream.Part?>(nil)
+            let ended = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                let part = stream.next()
+                taken.withValue { $0 = part }
+                ended.signal()
+            }
+            return {
+                ended.wait()
+                return taken.current ?? .end
+            }
+        }
+        let first = nextAside()
+        Thread.sleep(forTimeInterval: 0.05)
         _ = stream.append([7])
-        #expect(await first == .bytes([7]))
-        async let second = Task.detached { stream.next() }.value
-        try? await Task.sleep(for: .milliseconds(50))
+        #expect(first() == .bytes([7]))
+        let second = nextAside()
+        Thread.sleep(forTimeInterval: 0.05)
         stream.fail("the client's connection closed")
-        #expect(await second == .broken("the client's connection closed"))
+        #expect(second() == .broken("the client's connection closed"))
         stream.finish()
         #expect(stream.next() == .broken("the client's connection closed"), "a failure is final")
     }
