@@ -27,6 +27,20 @@ struct UpstreamRequestTests {
         #expect(try text(request, recording: true).contains("\r\nAuthorization: Bearer t\r\nAccept-Encoding: identity\r\n"))
     }
 
+    /// The target's base path joined with the request's path and query; a target without one sends the path as is;
+    /// an `https://` target's bridge joins the base path itself.
+    @Test func theRequestLine_JoinsTheBasePath_WithThePathAndQuery() throws {
+        func line(_ base: String, _ requestTarget: String) throws -> String {
+            let bytes = UpstreamRequest.bytes(for: HTTPRequest(method: .get, target: requestTarget),
+                                              target: try UpstreamTarget(parsing: base))
+            return String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")[0]
+        }
+        #expect(try line("http://h:8081/api/", "/v1/items?a=1&b=%20") == "GET /api/v1/items?a=1&b=%20 HTTP/1.1")
+        #expect(try line("http://h", "/x") == "GET /x HTTP/1.1")
+        #expect(try line("http://h/api", "/x?") == "GET /api/x? HTTP/1.1")
+        #expect(try line("https://h/api", "/x?q=1") == "GET /x?q=1 HTTP/1.1")
+    }
+
     @Test func aGet_HasNoLength_AndTheBridgeGetsItsToken() throws {
         let request = HTTPRequest(method: .get, target: "/items")
         #expect(try text(request) == "GET /api/items HTTP/1.1\r\nHost: backend.test:8080\r\nVia: 1.1 mock-server\r\n\r\n")

@@ -198,7 +198,7 @@ public enum HTTPResponseEncoder {
 
     /// A byte a field value may hold: no control character but HTAB.
     @inline(__always)
-    package static func isValueByte(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != 0x7F || byte == 9 }
+    @inlinable public static func isValueByte(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != 0x7F || byte == 9 }
 
     /// `100 Continue`, for a request that sent `Expect: 100-continue`.
     public static let continueHead: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)

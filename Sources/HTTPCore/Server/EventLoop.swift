@@ -135,6 +135,13 @@ package final class EventLoop: @unchecked Sendable {
             }
             // That work (a contract reload) can take a while: the turn's requests are timed, and dated, after it.
             if watchedWork { wokeAt = POSIX.monotonicNanoseconds() }
+            // Guests' descriptors before the connections': a kept connection its peer closed is dropped before a request
+            // of this turn would go on it (what closes after the wait returned is a guest's to meet, as in any proxy).
+            if !guestDescriptors.isEmpty {
+                for event in events {
+                    if let guest = guestDescriptors[event.fd] { guest.handle(event, on: self) }
+                }
+            }
             for event in events {
                 if event.fd == listener {
                     acceptAll()
@@ -146,8 +153,6 @@ package final class EventLoop: @unchecked Sendable {
                     }
                 } else if let connection = connections[event.fd] {
                     connection.handle(event)
-                } else if let guest = guestDescriptors[event.fd] {
-                    guest.handle(event, on: self)
                 }
             }
             // The time after the turn's work, for its timers, is also the next wait's start, unless timers fired.

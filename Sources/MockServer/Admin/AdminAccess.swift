@@ -92,14 +92,21 @@ package struct AdminAccess: Sendable {
     /// Whether `value` is `127.0.0.1` or `localhost`, with or without a port of one to five ASCII digits: a Host that
     /// ``hostName(_:)`` and ``isLoopbackName(_:)`` would let through.
     static func isPlainLoopback(_ value: String) -> Bool {
-        var bytes = value.utf8[...]
-        guard let name = ["127.0.0.1", "localhost"].first(where: { bytes.starts(with: $0.utf8) }) else { return false }
-        bytes = bytes.dropFirst(name.utf8.count)
-        guard let colon = bytes.first else { return true }
-        let port = bytes.dropFirst()
-        return colon == UInt8(ascii: ":") && (1...5).contains(port.count)
-            && port.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        var value = value
+        // On the bytes in place, against names made once: on the proxy's path, for every request.
+        return value.withUTF8 { bytes in
+            guard let name = plainLoopbackNames.first(where: { bytes.count >= $0.count && bytes.starts(with: $0) }) else {
+                return false
+            }
+            let rest = UnsafeBufferPointer(rebasing: bytes[name.count...])
+            guard let colon = rest.first else { return true }
+            let port = rest.dropFirst()
+            return colon == UInt8(ascii: ":") && (1...5).contains(port.count)
+                && port.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
     }
+
+    private static let plainLoopbackNames = [Array("127.0.0.1".utf8), Array("localhost".utf8)]
 
     static func isLoopbackName(_ name: String) -> Bool {
         name == "localhost" || name.hasSuffix(".localhost") || POSIX.isLoopbackAddress(name)

@@ -19,7 +19,7 @@ extension RequestHandler {
             return journaled(refusal, entry(request, endpoint: endpoint, selection: selection, status: 403, reason: reason))
         }
         var entry = entry(request, endpoint: endpoint, selection: selection,
-                          reason: "proxied to \(upstream.target)" + (why.map { ": " + $0 } ?? ""), delayMs: delayMs)
+                          reason: why.map { proxiedReason + ": " + $0 } ?? proxiedReason, delayMs: delayMs)
         entry.proxied = true
         var note = Reply.Note(source: selection?.play.name ?? RelayReplies.source, outcome: .relayed,
                               reason: entry.reason)

@@ -45,6 +45,9 @@ final class RequestHandler: HTTPResponder {
     let upstream: (any UpstreamRelay)?
     /// ``upstream`` when `--proxy-fallback` sends it the requests an endpoint matches but cannot answer.
     let fallback: (any UpstreamRelay)?
+    /// What the journal says of a request sent to ``upstream`` (the only backend: `--proxy`, `--proxy-fallback` and
+    /// `"proxy": true` all send to it), made once.
+    let proxiedReason: String
     let mockNames = MockHeader.PreparedNames()
     let webSocketLimits: WebSocketLimits
     /// Each serving thread's memo (an event loop's) of what methods and targets decide: the route, the path's and the
@@ -77,6 +80,7 @@ final class RequestHandler: HTTPResponder {
         conditions = ConditionsControl(initial: configuration.conditions)
         upstream = configuration.upstream
         fallback = configuration.proxyFallback ? configuration.upstream : nil
+        proxiedReason = "proxied to " + (configuration.upstream?.target ?? "")
         admin = AdminAPI(contracts: self.contracts, scenarios: scenarios, resources: store, journal: journal,
                          eventQueueLimit: configuration.eventQueueLimit, facts: facts, conditions: conditions,
                          upstream: configuration.upstream, driftCheck: configuration.driftCheck,

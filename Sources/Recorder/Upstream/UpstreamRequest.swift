@@ -19,9 +19,6 @@ enum UpstreamRequest {
     static func bytes(for request: HTTPRequest, target: UpstreamTarget, recording: Bool = false,
                       bridgeToken: String? = nil, streamed: RequestBodyStream? = nil) -> [UInt8] {
         let fields = request.headers.fields
-        let path = target.isSecure
-            ? String(request.path) + (request.query.map { "?" + $0 } ?? "")
-            : target.requestTarget(path: request.path, query: request.query)
         // Written into one buffer: a relayed request's head is on the proxy's busiest path.
         var head: [UInt8] = []
         head.reserveCapacity(256 + request.body.count)
@@ -33,7 +30,18 @@ enum UpstreamRequest {
         }
         head += request.method.rawValue.utf8
         head.append(UInt8(ascii: " "))
-        head += path.utf8
+        // The target's base path joined with the client's path (`/api` + `/v1/items`), then the query; the TLS bridge
+        // joins the base path itself.
+        if !target.isSecure { head += target.basePath.utf8 }
+        request.withPathBytes { path in
+            if !target.isSecure && path.first != UInt8(ascii: "/") { head.append(UInt8(ascii: "/")) }
+            head.append(contentsOf: path)
+        }
+        request.withQueryBytes { query in
+            guard let query else { return }
+            head.append(UInt8(ascii: "?"))
+            head.append(contentsOf: query)
+        }
         head += " HTTP/1.1\r\n".utf8
         field("Host", target.hostField)
         for end in HopByHop.endToEnd(fields, alsoDropping: recording ? droppedWhenRecording : dropped) {
@@ -41,15 +49,21 @@ enum UpstreamRequest {
         }
         if recording { field("Accept-Encoding", "identity") }
         if let bridgeToken { field(BridgeFailure.tokenField, bridgeToken) }
-        let via = HopByHop.via(after: fields)
-        field(via.name, via.value)
+        // `Via`, with this hop after those the request came through (RFC 9110 §7.6.3).
+        head += "Via: ".utf8
+        for earlier in fields where HTTPHeaders.equal(earlier.name, "Via") {
+            head += earlier.value.utf8
+            head += [UInt8(ascii: ","), UInt8(ascii: " ")]
+        }
+        head += HopByHop.viaEntry.utf8
+        head += [13, 10]
         if let streamed {
             if let length = streamed.length {
                 field("Content-Length", String(length))
             } else {
                 field("Transfer-Encoding", "chunked")
             }
-        } else if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
+        } else if !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch {
             field("Content-Length", String(request.body.count))
         }
         head += [13, 10]

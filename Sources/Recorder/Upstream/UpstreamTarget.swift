@@ -16,6 +16,9 @@ public struct UpstreamTarget: Sendable, Equatable {
     public let port: UInt16
     /// The path every request path is appended to: `""` or `/api`, never ending in `/`.
     public let basePath: String
+    /// The `Host` field the target expects: `host` or `host:port` (the scheme's default port left out), IPv6 in
+    /// brackets. Made once: it goes into every relayed request.
+    public let hostField: String
 
     /// - Throws: ``Problem`` when the URL is not `http[s]://host[:port][/path]`: another scheme, no host, a
     ///   bad port, a query, a fragment, credentials.
@@ -76,13 +79,7 @@ public struct UpstreamTarget: Sendable, Equatable {
         basePath = base
         let shownHost = host.contains(":") ? "[\(host)]" : String(host)
         url = scheme + shownHost + (portText == nil ? "" : ":\(port)") + base
-    }
-
-    /// The `Host` field the target expects: `host` or `host:port` (the scheme's default port left out), IPv6 in
-    /// brackets.
-    public var hostField: String {
-        let shown = host.contains(":") ? "[\(host)]" : host
-        return port == (isSecure ? 443 : 80) ? shown : "\(shown):\(port)"
+        hostField = port == (isSecure ? 443 : 80) ? shownHost : "\(shownHost):\(port)"
     }
 
     /// The first character of `path` that RFC 3986 does not allow in a path (`pchar` and `/`), or a `%`
@@ -108,11 +105,4 @@ public struct UpstreamTarget: Sendable, Equatable {
 
     /// `https://host[:port]/base` for the TLS bridge's `--target`: the base path is joined there.
     public var secureURL: String { "https://" + hostField + basePath }
-
-    /// The request target sent upstream: the base path joined with the client's path and query
-    /// (`/api` + `/v1/items?x=1` → `/api/v1/items?x=1`).
-    public func requestTarget(path: some StringProtocol, query: (some StringProtocol)?) -> String {
-        let joined = basePath + (path.hasPrefix("/") ? String(path) : "/" + path)
-        return query.map { joined + "?" + $0 } ?? joined
-    }
 }
