@@ -3,7 +3,8 @@
 # /api/products), reached through `mock-server --proxy` (empty contracts: every request relayed) and through nginx
 # `proxy_pass` with upstream keep-alive, side by side in one run. Backend and proxy share the last core, wrk -t1
 # the first; 16 keep-alive connections; ROUNDS rounds (default 3) of DURATION seconds (default 10) each.
-# Prints req/s and p99 per round, and ours/nginx. Not part of `swift test` or CI: a measurement.
+# Prints req/s, p99 and the proxy's CPU per request (user + system, from /proc; the backend's not counted) per round,
+# and ours/nginx. Not part of `swift test` or CI: a measurement.
 # Usage: [ROUNDS=3] [DURATION=10] Tests/Benchmarks/proxy.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -49,25 +50,42 @@ nginx_conf proxy "upstream backend { server 127.0.0.1:$BACKEND; keepalive 32; }
 start() { $SERVER_CPU "$@" >"$WORK/logs/$(basename "$1").$RANDOM.log" 2>&1 & PIDS+=("$!"); }
 start nginx -e "$WORK/logs/backend-early.log" -c "$WORK/backend.conf" -p "$WORK"
 start nginx -e "$WORK/logs/proxy-early.log" -c "$WORK/proxy.conf" -p "$WORK"
+NGINX_PROXY_MASTER=${PIDS[-1]}
 start "$BIN" --port "$OURS" --threads 1 --log off --contracts "$WORK/Contracts" --fixtures "$WORK/Fixtures" \
     --proxy "http://127.0.0.1:$BACKEND"
+OURS_PID=${PIDS[-1]}
 for port in $BACKEND $NGINX_PROXY $OURS; do
     for _ in $(seq 1 250); do curl -sf -o /dev/null -m 2 "http://127.0.0.1:$port/api/products" && break; sleep 0.02; done
     cmp -s <(curl -s "http://127.0.0.1:$port/api/products") Fixtures/products/list.json \
         || { echo "port $port does not serve the fixture" >&2; exit 1; }
 done
-run() { # port -> "req/s p99-ms"
-    $CLIENT_CPU wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency "http://127.0.0.1:$1/api/products" | awk '
+NGINX_PROXY_PID=$(pgrep -P "$NGINX_PROXY_MASTER" | head -1)   # the worker, which does the relaying
+TICK=$(getconf CLK_TCK)
+ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
+run() { # port pid -> "req/s p99-ms user-us system-us" (CPU per request)
+    local before after
+    before=$(ticks "$2")
+    $CLIENT_CPU wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency "http://127.0.0.1:$1/api/products" >"$WORK/wrk.txt"
+    after=$(ticks "$2")
+    awk -v before="$before" -v after="$after" -v hz="$TICK" '
         /Requests\/sec/ {rps = $2}
+        / requests in / {n = $1}
         / 99%/ {v = $2; if (v ~ /us$/) {sub(/us$/, "", v); v /= 1000} else if (v ~ /ms$/) {sub(/ms$/, "", v)} else if (v ~ /s$/) {sub(/s$/, "", v); v *= 1000}; p99 = v}
         /Non-2xx|Socket errors/ {print "wrk: " $0 > "/dev/stderr"}
-        END {printf "%d %.2f", rps, p99}'
+        END {
+            split(before, b, " "); split(after, a, " ")
+            printf "%d %.2f %.2f %.2f", rps, p99, (a[1] - b[1]) / hz * 1e6 / n, (a[2] - b[2]) / hz * 1e6 / n
+        }' "$WORK/wrk.txt"
 }
 echo "proxy: $CONNECTIONS connections, ${DURATION} s per run, backend nginx (1 worker) and the proxy on one core, wrk on another"
-printf "%-6s %14s %10s %14s %10s %8s\n" round "ours req/s" "ours p99" "nginx req/s" "nginx p99" ratio
+printf "%-6s %11s %9s %13s %12s %9s %13s %7s %7s\n" round "ours req/s" "ours p99" "ours usr+sys" "nginx req/s" \
+    "nginx p99" "nginx usr+sys" "req/s" "CPU"
 for round in $(seq 1 "$ROUNDS"); do
-    read -r ours_rps ours_p99 <<<"$(run $OURS)"
-    read -r nginx_rps nginx_p99 <<<"$(run $NGINX_PROXY)"
-    printf "%-6s %14s %9sms %14s %9sms %8s\n" "$round" "$ours_rps" "$ours_p99" "$nginx_rps" "$nginx_p99" \
-        "$(awk -v a="$ours_rps" -v b="$nginx_rps" 'BEGIN {printf "%.2fx", a / b}')"
+    read -r ours_rps ours_p99 ours_user ours_sys <<<"$(run $OURS "$OURS_PID")"
+    read -r nginx_rps nginx_p99 nginx_user nginx_sys <<<"$(run $NGINX_PROXY "$NGINX_PROXY_PID")"
+    printf "%-6s %11s %7sms %13s %12s %7sms %13s %7s %7s\n" "$round" "$ours_rps" "$ours_p99" "$ours_user+$ours_sys" \
+        "$nginx_rps" "$nginx_p99" "$nginx_user+$nginx_sys" \
+        "$(awk -v a="$ours_rps" -v b="$nginx_rps" 'BEGIN {printf "%.2fx", a / b}')" \
+        "$(awk -v a="$ours_user" -v b="$ours_sys" -v c="$nginx_user" -v d="$nginx_sys" 'BEGIN {printf "%.2fx", (a + b) / (c + d)}')"
 done
+echo "(CPU: the proxy's own per request in µs, user + system, the backend's not counted; ratios ours/nginx)"
