@@ -16,23 +16,9 @@ import TestSupport
     /// The server (one event loop) relaying everything to `backend`, and a client of it.
     private func withProxy(to backend: Backend, timeout: Double = 5,
                            _ body: (MockServer, RawClient) throws -> Void) throws {
-        let folder = try ScratchContracts(contracts: [("none.json", #"""
-            {"domain": "none", "endpoints": [{"id": "unused", "method": "GET", "path": "/unused",
-             "scenarios": [{"name": "s", "status": 204, "expect": "success"}]}]}
-            """#)], fixtures: [])
-        var configuration = MockServer.Configuration(port: 0, contractsDirectory: folder.contracts,
-                                                     fixturesDirectory: folder.fixtures)
-        configuration.threads = 1
-        let proxy = UpstreamProxy(target: try UpstreamTarget(parsing: "http://127.0.0.1:\(backend.port)"), timeout: timeout,
-                                  recording: nil)
-        configuration.upstream = proxy
-        let server = try MockServer(configuration: configuration)
-        try server.start()
-        defer {
-            server.stop()
-            proxy.stop()
+        try ProxyHarness.withProxy(to: backend.port, timeout: timeout) { server in
+            try body(server, try RawClient(port: server.port, timeout: 20))
         }
-        try body(server, try RawClient(port: server.port, timeout: 20))
     }
 
     @Test func aRunOfRequests_GoesOnOneKeptConnection() throws {

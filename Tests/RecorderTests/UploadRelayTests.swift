@@ -7,14 +7,13 @@ import TestSupport
 
 /// `--proxy` passes a long or chunked request body on to the backend as it arrives, over real sockets: past the size
 /// limit of bodies read whole, in the client's framing, with `100 Continue`, holding the client back while the backend
-/// does not read, ending the backend's request when the client leaves, and relaying a backend's early answer without
-/// keeping its connection. A body
-/// for one of the contract's own endpoints is still read whole, as before.
+/// does not read, ending the backend's request when the client leaves, the body stalls or the server stops, relaying a
+/// backend's early answer without keeping its connection, and recording what fits. A body for one of the contract's
+/// own endpoints is still read whole, as before.
 @Suite(.timeLimit(.minutes(2)), .blockingIO) struct UploadRelayTests {
     /// A backend that reads each request's body (by `Content-Length` or chunked) and answers what it got:
     /// `bytes sum framing`.
-    final class UploadBackend: @unchecked Sendable {
-        // @unchecked: the counters are read under `lock`; the listener is closed once, by `stop`.
+    final class UploadBackend: Sendable {
         enum Manner {
             case reads
             /// Answers 413 once the head is read, and closes without reading the body.
@@ -23,45 +22,26 @@ import TestSupport
             case stallsAfterTheHead
         }
 
-        let port: UInt16
-        private let listener: Int32
-        private let lock = NSLock()
-        private var closedCount = 0
-        private var stopped = false
-        private let resumed = DispatchSemaphore(value: 0)
+        private let listener: ProxyHarness.Listener
+        private let resumed: DispatchSemaphore
 
         init(_ manner: Manner) throws {
-            _ = TestProcess.descriptorLimit
-            listener = try POSIX.makeListener(host: "127.0.0.1", port: 0, backlog: 16)
-            var size: Int32 = 64 * 1024
-            setsockopt(listener, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            port = POSIX.boundPort(listener)
-            Thread.detachNewThread { [self] in serve(manner) }
+            let resumed = DispatchSemaphore(value: 0)
+            self.resumed = resumed
+            listener = try ProxyHarness.Listener(receiveBuffer: 64 * 1024) { fd in Self.answer(fd, manner, resumed) }
         }
 
+        var port: UInt16 { listener.port }
         /// Connections that ended, by either side.
-        var closed: Int { lock.withLock { closedCount } }
+        var closed: Int { listener.closed }
+        /// Connections accepted.
+        var accepted: Int { listener.accepted }
 
         func resume() { resumed.signal() }
 
-        func stop() {
-            lock.withLock { stopped = true }
-            POSIX.close(listener)
-        }
+        func stop() { listener.stop() }
 
-        private func serve(_ manner: Manner) {
-            while !lock.withLock({ stopped }) {
-                guard POSIX.wait(listener, forWriting: false, deadline: POSIX.monotonicNanoseconds() + 100_000_000) == nil,
-                      case .accepted(let fd) = POSIX.accept(listener) else { continue }
-                Thread.detachNewThread { [self] in
-                    answer(fd, manner)
-                    POSIX.close(fd)
-                    lock.withLock { closedCount += 1 }
-                }
-            }
-        }
-
-        private func answer(_ fd: Int32, _ manner: Manner) {
+        private static func answer(_ fd: Int32, _ manner: Manner, _ resumed: DispatchSemaphore) {
             var reader = Reader(fd: fd)
             while let head = reader.head() {
                 switch manner {
@@ -175,24 +155,7 @@ import TestSupport
     /// The server (one event loop), with an endpoint of its own (`POST /items`), relaying the rest to `backend`.
     private func withProxy(to port: UInt16, recording: Recording? = nil, bodyTimeout: Double = 30,
                            _ body: (MockServer) throws -> Void) throws {
-        let folder = try ScratchContracts(contracts: [("items.json", #"""
-            {"domain": "items", "endpoints": [{"id": "create", "method": "POST", "path": "/items",
-             "scenarios": [{"name": "s", "status": 204, "expect": "success"}]}]}
-            """#)], fixtures: [])
-        var configuration = MockServer.Configuration(port: 0, contractsDirectory: folder.contracts,
-                                                     fixturesDirectory: folder.fixtures)
-        configuration.threads = 1
-        configuration.bodyTimeout = bodyTimeout
-        let proxy = UpstreamProxy(target: try UpstreamTarget(parsing: "http://127.0.0.1:\(port)"), timeout: 10,
-                                  recording: recording)
-        configuration.upstream = proxy
-        let server = try MockServer(configuration: configuration)
-        try server.start()
-        defer {
-            server.stop()
-            proxy.stop()
-        }
-        try body(server)
+        try ProxyHarness.withProxy(to: port, timeout: 10, recording: recording, bodyTimeout: bodyTimeout, body)
     }
 
     private static let limit = HTTPLimits().bodyBytes
@@ -422,6 +385,24 @@ import TestSupport
             let expected = "\(sum.count) \(sum.value) length"
             let whole = response.text == expected
             #expect(response.status == 200 && whole, "\(response.text)")
+        }
+    }
+
+    /// A server that stops during an upload ends it at once: the client hears 503, and the backend's request ends (its
+    /// connection closes) rather than waiting for the rest of the body.
+    @Test func aServerStoppingDuringAnUpload_EndsIt() throws {
+        let backend = try UploadBackend(.reads)
+        defer { backend.stop() }
+        try withProxy(to: backend.port) { server in
+            let client = try RawClient(port: server.port, timeout: 30)
+            client.send(Array(Self.upload(UpstreamConnectionReuseTests.largeBody(4 << 20))[..<(2 << 20)]))
+            try pollUntil { backend.accepted == 1 }
+            let started = Date()
+            server.stop()
+            #expect(Date().timeIntervalSince(started) < 5, "stopped at once, not at the upload's timeout")
+            let response = try client.readResponse()
+            #expect(response.status == 503 && response.text.contains("stopping"), "\(response.text)")
+            try pollUntil { backend.closed == 1 }
         }
     }
 

@@ -9,8 +9,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(2)), .blockingIO) struct UpstreamConnectionReuseTests {
     /// A backend on a raw socket that answers every request `ok` (or as its manner says) and counts the connections it
     /// accepted.
-    final class CountingBackend: @unchecked Sendable {
-        // @unchecked: `accepted` is read under `lock`; the descriptor is closed once, by `stop`.
+    final class CountingBackend: Sendable {
         enum Manner: Equatable {
             case keepAlive, closeAfterEach, closeWhenIdle
             /// Answers the first request on a connection; at the next, closes without a word.
@@ -24,48 +23,22 @@ import TestSupport
             /// Answers each request once its head is read, then reads nothing for a second (a body still coming waits).
             case answersBeforeTheBody
         }
-        let port: UInt16
-        private let listener: Int32
-        private let lock = NSLock()
-        private var acceptedCount = 0
-        private var closedCount = 0
-        private var stopped = false
+        private let listener: ProxyHarness.Listener
 
         /// - Parameter receiveBuffer: `SO_RCVBUF` for the accepted connections (set on the listener, which they inherit).
         init(_ manner: Manner, receiveBuffer: Int32? = nil) throws {
-            _ = TestProcess.descriptorLimit
-            listener = try POSIX.makeListener(host: "127.0.0.1", port: 0, backlog: 16)
-            if var size = receiveBuffer {
-                setsockopt(listener, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            }
-            port = POSIX.boundPort(listener)
-            Thread.detachNewThread { [self] in serve(manner) }
+            listener = try ProxyHarness.Listener(receiveBuffer: receiveBuffer) { fd in Self.answer(fd, manner) }
         }
 
-        var accepted: Int { lock.withLock { acceptedCount } }
+        var port: UInt16 { listener.port }
+        var accepted: Int { listener.accepted }
         /// Connections it has closed (or seen closed).
-        var closed: Int { lock.withLock { closedCount } }
+        var closed: Int { listener.closed }
 
-        func stop() {
-            lock.withLock { stopped = true }
-            POSIX.close(listener)
-        }
-
-        private func serve(_ manner: Manner) {
-            while !lock.withLock({ stopped }) {
-                guard POSIX.wait(listener, forWriting: false, deadline: POSIX.monotonicNanoseconds() + 100_000_000) == nil,
-                      case .accepted(let fd) = POSIX.accept(listener) else { continue }
-                lock.withLock { acceptedCount += 1 }
-                Thread.detachNewThread { [self] in
-                    Self.answer(fd, manner)
-                    lock.withLock { closedCount += 1 }
-                }
-            }
-        }
+        func stop() { listener.stop() }
 
         /// Answers each request on `fd` until the client leaves (or, closing, after one).
         private static func answer(_ fd: Int32, _ manner: Manner) {
-            defer { POSIX.close(fd) }
             var answered = 0
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)

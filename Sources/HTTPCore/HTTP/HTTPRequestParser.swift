@@ -23,8 +23,9 @@ public struct HTTPRequestParser: Sendable {
         case request(consumed: Int)
         /// The head of a request whose body is open-ended (chunked) or longer than ``HTTPLimits/streamedBodyBytes``,
         /// in the storage given, when ``offersBodies`` is set: `headLength` bytes of the buffer are its head, and
-        /// none of its body is read; `length` is the body's, `nil` when chunked. The caller chooses: ``bufferOfferedBody(of:)`` reads it whole, as any other
-        /// body (its limit applies), or ``streamOfferedBody()`` hands it out as it comes (``streamedBody(in:)``).
+        /// none of its body is read; `length` is the body's, `nil` when chunked. The caller chooses:
+        /// ``bufferOfferedBody(of:)`` reads it whole, as any other body (its limit applies), or
+        /// ``streamOfferedBody()`` hands it out as it comes (``streamedBody(in:)``).
         case bodyOffered(headLength: Int, length: Int?)
         case needMore
         case failure(HTTPParseError)
@@ -55,8 +56,8 @@ public struct HTTPRequestParser: Sendable {
     }
 
     public let limits: HTTPLimits
-    /// Whether a long or open-ended body is offered to the caller before it is read (``Step/bodyOffered(headLength:length:)``),
-    /// rather than read whole at once.
+    /// Whether a long or open-ended body is offered to the caller before it is read
+    /// (``Step/bodyOffered(headLength:length:)``), rather than read whole at once.
     public var offersBodies = false
     private var state = State.head(scanned: 0)
     /// The request whose body is awaited, moved out of the caller's storage: the parser holds it, so that
@@ -235,7 +236,8 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Reads the offered body whole, as any other (its limit applies): the next ``parse(_:into:)``, on the buffer
-    /// that still begins at the head, goes on with it. `request` is the head ``Step/bodyOffered(headLength:length:)`` left.
+    /// that still begins at the head, goes on with it. `request` is the head that
+    /// ``Step/bodyOffered(headLength:length:)`` left.
     public mutating func bufferOfferedBody(of request: inout HTTPRequest) throws(HTTPParseError) {
         let framing: Framing
         let headLength: Int
@@ -296,7 +298,11 @@ public struct HTTPRequestParser: Sendable {
 
     /// Sets out to read the body `framing` announces whole, after the head's `headLength` bytes, holding `request`
     /// (moved, not copied: the caller's storage is left empty, and gets it back with its body).
-    private mutating func awaitBody(of request: inout HTTPRequest, framing: Framing, headLength: Int) throws(HTTPParseError) {
+    private mutating func awaitBody(
+        of request: inout HTTPRequest,
+        framing: Framing,
+        headLength: Int
+    ) throws(HTTPParseError) {
         switch framing {
         case .none:
             return

@@ -39,7 +39,8 @@ extension Connection {
         var reads = 0
         while true {
             if inbound.hasUnconsumed {
-                let step = inbound.withUnconsumed { buffer -> Result<(bytes: [UInt8], consumed: Int, done: Bool), HTTPParseError> in
+                typealias Found = (bytes: [UInt8], consumed: Int, done: Bool)
+                let step = inbound.withUnconsumed { buffer -> Result<Found, HTTPParseError> in
                     do throws(HTTPParseError) {
                         return .success(try parser.streamedBody(in: buffer))
                     } catch {

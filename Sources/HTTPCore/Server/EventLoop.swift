@@ -135,8 +135,9 @@ package final class EventLoop: @unchecked Sendable {
             }
             // That work (a contract reload) can take a while: the turn's requests are timed, and dated, after it.
             if watchedWork { wokeAt = POSIX.monotonicNanoseconds() }
-            // Guests' descriptors before the connections': a kept connection its peer closed is dropped before a request
-            // of this turn would go on it (what closes after the wait returned is a guest's to meet, as in any proxy).
+            // Guests' descriptors before the connections': a kept connection its peer closed is dropped before a
+            // request of this turn would go on it (what closes after the wait returned is a guest's to meet, as in any
+            // proxy).
             if !guestDescriptors.isEmpty {
                 for event in events {
                     if let guest = guestDescriptors[event.fd] { guest.handle(event, on: self) }

@@ -3,9 +3,10 @@
 /// ``limit`` bytes wait between the two: past it the connection stops reading its client until the consumer has taken
 /// them, so an upload goes at the pace of the slower side and the memory it holds stays bounded.
 ///
-/// The connection ends the stream on every path out of its wait (``HTTPResponder/respond(toHead:body:peerIsLoopback:)``):
-/// the body's end (``Part/end``), or a client that left, a malformed body, a timeout or a stopping server
-/// (``Part/broken(_:)``); so a consumer never waits for a connection that is gone.
+/// The connection ends the stream on every path out of its wait
+/// (``HTTPResponder/respond(toHead:body:peerIsLoopback:)``): the body's end (``Part/end``), or a client that left, a
+/// malformed body, a timeout or a stopping server (``Part/broken(_:)``); so a consumer never waits for a connection
+/// that is gone.
 public final class RequestBodyStream: @unchecked Sendable {
     // @unchecked: `state` is only touched under `condition`'s lock.
 

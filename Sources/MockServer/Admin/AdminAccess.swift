@@ -95,9 +95,8 @@ package struct AdminAccess: Sendable {
         var value = value
         // On the bytes in place, against names made once: on the proxy's path, for every request.
         return value.withUTF8 { bytes in
-            guard let name = plainLoopbackNames.first(where: { bytes.count >= $0.count && bytes.starts(with: $0) }) else {
-                return false
-            }
+            let name = plainLoopbackNames.first { bytes.count >= $0.count && bytes.starts(with: $0) }
+            guard let name else { return false }
             let rest = UnsafeBufferPointer(rebasing: bytes[name.count...])
             guard let colon = rest.first else { return true }
             let port = rest.dropFirst()

@@ -47,7 +47,8 @@ extension RequestHandler {
         case .notFound?:
             return proxied(request, body: body, via: upstream, why: streamed)
         case .methodNotAllowed? where fallback != nil && method != .options:
-            return proxied(request, body: body, via: upstream, why: "no endpoint takes \(method) \(request.path); " + streamed)
+            let why = "no endpoint takes \(method) \(request.path); " + streamed
+            return proxied(request, body: body, via: upstream, why: why)
         default:
             return nil
         }

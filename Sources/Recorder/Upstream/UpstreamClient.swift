@@ -85,8 +85,8 @@ struct UpstreamClient: Sendable {
 
     /// Sends a request whose body is passed on as it arrives: the head (`head`, framing the body as `body` announces),
     /// then each part as it comes (as a chunk when the length is unknown), then reads the response. On a new
-    /// connection, as a body taken cannot be sent again, closed after the response. A backend that stops reading and answers first (a 413, a
-    /// 401) is heard: its answer, not the failed write, is the outcome.
+    /// connection, as a body taken cannot be sent again, closed after the response. A backend that stops reading and
+    /// answers first (a 413, a 401) is heard: its answer, not the failed write, is the outcome.
     /// - Parameter taken: Sees each part of the body as it goes (the recording's copy).
     func exchange(_ head: [UInt8], body: RequestBodyStream, method: HTTPRequest.Method, taken: ([UInt8]) -> Void,
                   streaming: Streaming?) -> Result<UpstreamResponse, UpstreamFailure> {

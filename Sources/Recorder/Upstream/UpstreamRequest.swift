@@ -2,8 +2,9 @@ import HTTPCore
 
 /// The bytes a proxy sends the target for a client's request: the target's base path joined with the
 /// request's, end-to-end header fields as received, `Host` naming the target, `Via` with this hop, and the body
-/// framed by `Content-Length` (a body sent on as it arrives follows the head, framed as the client framed it); the connection stays open for the next request (``IdleConnections``). For an `https://` target
-/// the bytes go to the TLS bridge, which joins the base path itself.
+/// framed by `Content-Length` (a body sent on as it arrives follows the head, framed as the client framed it); the
+/// connection stays open for the next request (``IdleConnections``). For an `https://` target the bytes go to the
+/// TLS bridge, which joins the base path itself.
 enum UpstreamRequest {
     /// Fields the proxy sets itself, besides the hop-by-hop ones.
     private static let replaced: Set<String> = ["host", "content-length", "expect", "via"]
@@ -63,7 +64,8 @@ enum UpstreamRequest {
             } else {
                 field("Transfer-Encoding", "chunked")
             }
-        } else if !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch {
+        } else if !request.body.isEmpty || request.method == .post || request.method == .put
+                    || request.method == .patch {
             field("Content-Length", String(request.body.count))
         }
         head += [13, 10]
