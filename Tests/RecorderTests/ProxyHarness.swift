@@ -9,7 +9,7 @@ enum ProxyHarness {
     /// A backend on a raw socket on 127.0.0.1: each connection it accepts is served by `serve` on a thread of its own
     /// and closed when `serve` returns; it counts the connections it accepted and those that ended.
     final class Listener: @unchecked Sendable {
-        // @unchecked: the counters are read and written under `lock`; the listener is closed once, by `stop`.
+        // @unchecked: the counters are read and written under `lock`; the listener is closed once, by its thread.
         let port: UInt16
         private let listener: Int32
         private let lock = NSLock()
@@ -32,12 +32,14 @@ enum ProxyHarness {
         /// Connections that ended, by either side.
         var closed: Int { lock.withLock { closedCount } }
 
+        /// Stops accepting; the accepting thread closes the listener within 0.1 s (closed here, its number could go to
+        /// another test's socket while that thread still waits on it).
         func stop() {
             lock.withLock { stopped = true }
-            POSIX.close(listener)
         }
 
         private func accept(_ serve: @escaping @Sendable (Int32) -> Void) {
+            defer { POSIX.close(listener) }
             while !lock.withLock({ stopped }) {
                 guard POSIX.wait(listener, forWriting: false, deadline: POSIX.monotonicNanoseconds() + 100_000_000) == nil,
                       case .accepted(let fd) = POSIX.accept(listener) else { continue }

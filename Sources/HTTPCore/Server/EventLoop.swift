@@ -57,7 +57,7 @@ package final class EventLoop: @unchecked Sendable {
     /// the time every request of the turn arrived, and every response's `Date`, rather than a clock read per request
     /// and one per response. Written by the loop alone, between the accesses its connections make: no dynamic
     /// exclusivity check.
-    @exclusivity(unchecked) private(set) var wokeAt: UInt64 = 0
+    @exclusivity(unchecked) package private(set) var wokeAt: UInt64 = 0
     private(set) var stopping = false
     private var stopDeadline: UInt64 = 0
     /// While out of descriptors, the listener is not watched until this time (0: it is watched).
@@ -143,9 +143,12 @@ package final class EventLoop: @unchecked Sendable {
                     if let guest = guestDescriptors[event.fd] { guest.handle(event, on: self) }
                 }
             }
+            // New clients are accepted after the turn's events are handed out: a descriptor closed during the turn
+            // may come back from accept(2), and an event of this turn for its old owner must not reach the new one.
+            var listenerReady = false
             for event in events {
                 if event.fd == listener {
-                    acceptAll()
+                    listenerReady = true
                 } else if event.fd == wakeRead {
                     POSIX.drain(wakeRead)
                     if stopRequested.current && !stopping { beginStop() }
@@ -156,6 +159,7 @@ package final class EventLoop: @unchecked Sendable {
                     connection.handle(event)
                 }
             }
+            if listenerReady { acceptAll() }
             // The time after the turn's work, for its timers, is also the next wait's start, unless timers fired.
             now = POSIX.monotonicNanoseconds()
             let due = timers.popDue(now: now)

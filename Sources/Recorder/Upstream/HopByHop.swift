@@ -69,21 +69,28 @@ enum HopByHop {
             head += value
             head += [13, 10]
         }
+        guard earlierVia.allSatisfy({ $0.allSatisfy(HTTPResponseEncoder.isValueByte) }) else { return nil }
         head += Array("Via: ".utf8)
-        for value in earlierVia {
-            guard value.allSatisfy(HTTPResponseEncoder.isValueByte) else { return nil }
-            head += value
-            head += [UInt8(ascii: ","), UInt8(ascii: " ")]
-        }
-        head += Array(viaEntry.utf8)
+        appendVia(after: earlierVia, to: &head)
         head += [13, 10]
         return head
     }
 
     /// The `Via` field a proxy sends on: the received one with this hop appended (RFC 9110 §7.6.3).
     static func via(after fields: [(name: String, value: String)]) -> (name: String, value: String) {
-        let earlier = fields.filter { HTTPHeaders.equal($0.name, "Via") }.map(\.value)
-        return ("Via", (earlier + [viaEntry]).joined(separator: ", "))
+        var value: [UInt8] = []
+        appendVia(after: fields.lazy.filter { HTTPHeaders.equal($0.name, "Via") }.map(\.value.utf8), to: &value)
+        return ("Via", String(decoding: value, as: UTF8.self))
+    }
+
+    /// Appends the value of the `Via` field a proxy sends on: the values received (`earlier`, in order), then this hop,
+    /// separated by `, ` (RFC 9110 §7.6.3). The one rule for the request's field, the response's and their strings.
+    static func appendVia<Value: Collection<UInt8>>(after earlier: some Sequence<Value>, to head: inout [UInt8]) {
+        for value in earlier {
+            head += value
+            head += [UInt8(ascii: ","), UInt8(ascii: " ")]
+        }
+        head += viaEntry.utf8
     }
 
     static let viaEntry = "1.1 mock-server"

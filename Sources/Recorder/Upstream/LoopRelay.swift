@@ -97,9 +97,12 @@ final class LoopRelay: LoopGuest {
     private func takeConnection(_ loop: EventLoop) -> Int32? {
         let now = POSIX.monotonicNanoseconds()
         while let connection = kept.popLast() {
-            // One the target closed is gone already: the loop hands its guests their descriptors' events before its
-            // connections' (no system call here, on the proxy's busiest path).
-            if now &- connection.since <= IdleConnections.maximumIdleNanoseconds {
+            // One the target closed before the loop's wait returned is gone already: the loop hands its guests their
+            // descriptors' events before its connections' (no system call here, on the proxy's busiest path). One kept
+            // since, this turn, may hold a close the wait did not see (an answer, then the close): that one is asked.
+            let keptThisTurn = connection.since >= loop.wokeAt
+            if now &- connection.since <= IdleConnections.maximumIdleNanoseconds
+                && !(keptThisTurn && POSIX.isReadable(connection.fd)) {
                 return connection.fd
             }
             forget(connection.fd, loop)

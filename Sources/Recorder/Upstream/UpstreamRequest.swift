@@ -50,13 +50,8 @@ enum UpstreamRequest {
         }
         if recording { field("Accept-Encoding", "identity") }
         if let bridgeToken { field(BridgeFailure.tokenField, bridgeToken) }
-        // `Via`, with this hop after those the request came through (RFC 9110 §7.6.3).
         head += "Via: ".utf8
-        for earlier in fields where HTTPHeaders.equal(earlier.name, "Via") {
-            head += earlier.value.utf8
-            head += [UInt8(ascii: ","), UInt8(ascii: " ")]
-        }
-        head += HopByHop.viaEntry.utf8
+        HopByHop.appendVia(after: fields.lazy.filter { HTTPHeaders.equal($0.name, "Via") }.map(\.value.utf8), to: &head)
         head += [13, 10]
         if let streamed {
             if let length = streamed.length {
