@@ -18,6 +18,36 @@ extension RequestHandler {
         journaled(.respond(response, note: .init(source: scenario)), entry)
     }
 
+    /// Logs the reply, and completes its journal entry with what was sent: the head (a relayed one redacted), the
+    /// body's length, the bytes and the time.
+    func didSend(_ reply: Reply, for request: HTTPRequest, bytes: Int, started: UInt64?) {
+        log.write(request: request, reply: reply, bytes: bytes, started: started)
+        guard let sequence = reply.note.sequence else { return }
+        var head: [UInt8] = []
+        var length: Int?
+        switch reply.action {
+        case .respond(let response):
+            head = response.head
+            if !response.status.forbidsBody { length = response.body.count }
+        case .transport(.truncate(let response, let announced)):
+            head = response.head
+            length = announced
+        case .stream(let response, let body):
+            // A paced body: its head, and the length it announces (a journal stream has none).
+            head = response.head
+            length = body.length
+        case .upgrade(let response, _):
+            head = response.head
+        case .transport, .later:
+            break
+        }
+        // A backend's head, unlike a contract's, may carry a secret (a session's `Set-Cookie`).
+        if case .relayed? = reply.note.outcome { head = redaction.redactedHead(head) }
+        let duration = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
+        journal.complete(sequence, responseHead: head, responseLength: length, bytesSent: bytes,
+                         durationNanoseconds: duration)
+    }
+
     /// The journal entry of `request`, every fact known on arrival given at once.
     func entry(
         _ request: HTTPRequest,

@@ -35,7 +35,7 @@ final class RequestHandler: HTTPResponder {
     let redaction: HeaderRedaction
     let bodyRedaction: BodyRedaction
     private let cors: CORSPolicy?
-    private let log: AccessLog
+    let log: AccessLog
     let latency: LatencySampler
     /// `--bandwidth`: the pace of every body whose scenario sets none.
     let serverBandwidth: Bandwidth?
@@ -91,34 +91,6 @@ final class RequestHandler: HTTPResponder {
         let entry = JournalEntry(method: "-", target: "-", fields: [], bodySize: 0, endpoint: nil, scenario: nil,
                                  status: status.code, fault: nil, violations: [], reason: reason)
         return journaled(.respond(ServerJSON.error(status, reason)), entry)
-    }
-
-    func didSend(_ reply: Reply, for request: HTTPRequest, bytes: Int, started: UInt64?) {
-        log.write(request: request, reply: reply, bytes: bytes, started: started)
-        guard let sequence = reply.note.sequence else { return }
-        var head: [UInt8] = []
-        var length: Int?
-        switch reply.action {
-        case .respond(let response):
-            head = response.head
-            if !response.status.forbidsBody { length = response.body.count }
-        case .transport(.truncate(let response, let announced)):
-            head = response.head
-            length = announced
-        case .stream(let response, let body):
-            // A paced body: its head, and the length it announces (a journal stream has none).
-            head = response.head
-            length = body.length
-        case .upgrade(let response, _):
-            head = response.head
-        case .transport, .later:
-            break
-        }
-        // A backend's head, unlike a contract's, may carry a secret (a session's `Set-Cookie`).
-        if case .relayed? = reply.note.outcome { head = redaction.redactedHead(head) }
-        let duration = started.map { POSIX.monotonicNanoseconds() - $0 } ?? 0
-        journal.complete(sequence, responseHead: head, responseLength: length, bytesSent: bytes,
-                         durationNanoseconds: duration)
     }
 
     func respond(to request: HTTPRequest, peerIsLoopback fromLoopback: Bool) -> Reply {
