@@ -66,19 +66,26 @@ import TestSupport
 
     /// A connection kept in the turn its response came may already hold the target's close (it answered, then closed
     /// without a word): a request pipelined behind that response, handled in the same turn, does not go on it, so even
-    /// a POST gets its answer.
+    /// a POST gets its answer. A close that arrives after the check is the race every proxy has (the POST then gets a
+    /// 502, as the target may have seen it), which a loaded machine can lose: so the scenario is tried a few times, and
+    /// one answer suffices. Without the check, every try fails: the POST always meets the closing connection.
     @Test func aConnectionKeptThisTurn_ThatTheTargetClosed_IsNotUsed() throws {
-        let backend = try Backend(.closeAfterTwo)
-        defer { backend.stop() }
-        try withProxy(to: backend) { _, client in
-            // The first makes the connection, which the loop's relay takes for the second; the target answers the
-            // second and closes, and the POST behind it in the same write is relayed as the second's answer is sent.
-            #expect(try client.get("/x").text == "ok")
-            client.send("GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nPOST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}")
-            #expect(try client.readResponse().text == "ok")
-            let post = try client.readResponse()
-            #expect(post.status == 200 && post.text == "ok", "\(post.text)")
+        var answers: [String] = []
+        for _ in 0..<5 where !answers.contains("200 ok") {
+            let backend = try Backend(.closeAfterTwo)
+            defer { backend.stop() }
+            try withProxy(to: backend) { _, client in
+                // The first makes the connection, which the loop's relay takes for the second; the target answers the
+                // second and closes, and the POST behind it in the same write is relayed as the second's answer is sent.
+                #expect(try client.get("/x").text == "ok")
+                client.send("GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}")
+                #expect(try client.readResponse().text == "ok")
+                let post = try client.readResponse()
+                answers.append("\(post.status) \(post.text)")
+            }
         }
+        #expect(answers.contains("200 ok"), "\(answers)")
     }
 
     @Test func aTargetSilentOnAKeptConnection_Is502AtTheTimeout() throws {
