@@ -236,7 +236,8 @@ public final class UpstreamProxy: UpstreamRelay {
     /// What a streamed body may hold in memory waiting for its client, besides the sockets' buffers.
     static let streamedQueueBytes = 256 * 1024
 
-    /// A streamed response's stream, and a copy of its body for the recording while that fits `--max-record-bytes`.
+    /// A streamed response's stream, and a copy of its body for the recording while that fits `--max-record-bytes`;
+    /// for an upload, the copy of the request's body alone (no stream).
     private final class StreamedBody {
         var stream: ReplyStream?
         private let limit: Int?

@@ -255,7 +255,7 @@ import TestSupport
         }
     }
 
-    /// A client that stops sending its upload gets a 408 after the body's timeout (`--body-timeout`), counted from its
+    /// A client that stops sending its upload gets a 408 after the body's timeout (30 s; 1 s here), counted from its
     /// last bytes, and the target's request ends.
     @Test func anUploadThatStopsArriving_Is408_AfterTheBodyTimeout() throws {
         let backend = try UploadBackend(.reads)

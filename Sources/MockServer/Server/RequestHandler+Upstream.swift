@@ -28,11 +28,12 @@ extension RequestHandler {
                                   delayMs: delayMs)
     }
 
+    /// Only a backend takes a body as it arrives (not through the TLS bridge).
+    var passesBodiesOn: Bool { upstream?.streamsRequestBodies == true }
+
     /// A request whose body is long or open-ended, from its head: passed on to the backend with its body streaming
     /// as it arrives, when no endpoint serves it (`--proxy`) or none takes its method (`--proxy-fallback`); `nil`
     /// (read the body whole, then answer as usual) for everything else, which may need the body to be answered.
-    var passesBodiesOn: Bool { upstream?.streamsRequestBodies == true }
-
     func respond(toHead request: HTTPRequest, body: RequestBodyStream, peerIsLoopback: Bool) -> Reply? {
         guard let upstream, upstream.streamsRequestBodies, !request.isAsteriskForm else { return nil }
         let router = contracts.currentChecked().router
