@@ -43,6 +43,9 @@ public final class UpstreamProxy: UpstreamRelay {
         UInt64(max(0.001, client.timeout) * 3_000_000_000) + 60_000_000_000
     }
 
+    /// Connections to the target the relay threads keep idle now (the event loops' relays keep theirs apart).
+    var idleConnections: Int { client.idle.count }
+
     /// Not to an `https://` target: the TLS bridge hands over whole requests.
     package var streamsRequestBodies: Bool { !upstream.isSecure }
 

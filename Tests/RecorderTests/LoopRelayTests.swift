@@ -15,9 +15,9 @@ import TestSupport
 
     /// The server (one event loop) relaying everything to `backend`, and a client of it.
     private func withProxy(to backend: Backend, timeout: Double = 5,
-                           _ body: (MockServer, RawClient) throws -> Void) throws {
-        try ProxyHarness.withProxy(to: backend.port, timeout: timeout) { server in
-            try body(server, try RawClient(port: server.port, timeout: 20))
+                           _ body: (UpstreamProxy, RawClient) throws -> Void) throws {
+        try ProxyHarness.withProxy(to: backend.port, timeout: timeout) { server, proxy in
+            try body(proxy, try RawClient(port: server.port, timeout: 20))
         }
     }
 
@@ -107,7 +107,7 @@ import TestSupport
         let backend = try Backend(.large(size))
         defer { backend.stop() }
         // A generous timeout: under ThreadSanitizer, a body of this size moves slowly.
-        try withProxy(to: backend, timeout: 30) { _, client in
+        try withProxy(to: backend, timeout: 30) { proxy, client in
             for _ in 0..<2 {
                 let response = try client.get("/x")
                 #expect(response.status == 200 && response.body.count == size,
@@ -116,8 +116,8 @@ import TestSupport
                 let intact = response.body == expected
                 #expect(intact)
                 // The thread that relayed the body keeps the connection once it has read the end, which may come just
-                // after the client has it all: given that moment, the next request finds the connection kept.
-                Thread.sleep(forTimeInterval: 0.2)
+                // after the client has it all (long after, under a sanitizer): the next request goes once it is kept.
+                try pollUntil(seconds: 20) { proxy.idleConnections == 1 }
             }
         }
         #expect(backend.accepted == 1, "the second body went on the first's connection, through the loop's hand-off")

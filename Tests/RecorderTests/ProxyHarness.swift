@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 import MockServer
-import Recorder
+@testable import Recorder
 import TestSupport
 
 /// What the proxy's socket tests share: a backend on a raw socket, and a server relaying to it.
@@ -56,7 +56,7 @@ enum ProxyHarness {
     /// Runs `body` with a server (one event loop) relaying to the backend at `port` with `--proxy`: everything but
     /// `POST /items`, which the server's own contract answers with 204.
     static func withProxy(to port: UInt16, timeout: Double, recording: Recording? = nil, bodyTimeout: Double = 30,
-                          _ body: (MockServer) throws -> Void) throws {
+                          _ body: (MockServer, UpstreamProxy) throws -> Void) throws {
         let folder = try ScratchContracts(contracts: [("items.json", #"""
             {"domain": "items", "endpoints": [{"id": "create", "method": "POST", "path": "/items",
              "scenarios": [{"name": "s", "status": 204, "expect": "success"}]}]}
@@ -74,6 +74,6 @@ enum ProxyHarness {
             server.stop()
             proxy.stop()
         }
-        try body(server)
+        try body(server, proxy)
     }
 }

@@ -155,7 +155,9 @@ import TestSupport
     /// The server (one event loop), with an endpoint of its own (`POST /items`), relaying the rest to `backend`.
     private func withProxy(to port: UInt16, recording: Recording? = nil, bodyTimeout: Double = 30,
                            _ body: (MockServer) throws -> Void) throws {
-        try ProxyHarness.withProxy(to: port, timeout: 10, recording: recording, bodyTimeout: bodyTimeout, body)
+        try ProxyHarness.withProxy(to: port, timeout: 10, recording: recording, bodyTimeout: bodyTimeout) { server, _ in
+            try body(server)
+        }
     }
 
     private static let limit = HTTPLimits().bodyBytes

@@ -35,6 +35,9 @@ final class IdleConnections: Sendable {
         return nil
     }
 
+    /// How many are kept now.
+    var count: Int { idle.withValue { $0.count } }
+
     /// Keeps `fd` for a later request.
     func put(_ fd: Int32) {
         let evicted = idle.withValue { idle -> Int32? in
