@@ -145,7 +145,15 @@ package struct FixtureChecker {
     private mutating func problem(_ relativePath: String, template: ResponseTemplate.Context?) -> String? {
         let full = root + "/" + relativePath
         guard let bytes = FileManager.default.contents(atPath: full) else {
-            return "fixture \"\(relativePath)\" not found in \(root)"
+            // Said apart from a missing file: one that is there but cannot be read (a folder, no permission, or the
+            // process out of descriptors), so the message points at the cause.
+            guard let kind = (try? FileManager.default.attributesOfItem(atPath: full))?[.type] as? FileAttributeType else {
+                return "fixture \"\(relativePath)\" not found in \(root)"
+            }
+            return kind == .typeDirectory
+                ? "fixture \"\(relativePath)\" is a folder in \(root), not a file"
+                : "fixture \"\(relativePath)\" is in \(root) but could not be read (no permission to read it, or the "
+                    + "process is out of file descriptors)"
         }
         bytesRead += bytes.count
         if let target = FixtureContainment.escape(of: full, root: root) {

@@ -60,6 +60,14 @@ struct ContractLoaderTests {
         #expect(found.allSatisfy { $0.file.hasSuffix("test.json") })
     }
 
+    /// A fixture path that is there but is no file is said to be so, not "not found".
+    @Test func fixtureThatIsAFolder_IsReported_AsAFolder() throws {
+        let scenario = #"{ "name": "s", "status": 200, "body": "folder.json", "expect": "success" }"#
+        let found = try problems(contract(scenarios: scenario), fixtures: ["folder.json/inner.json": "{}"])
+        #expect(found.contains { $0.reason.contains("fixture \"folder.json\" is a folder in") }, "\(found)")
+        #expect(!found.contains { $0.reason.contains("not found") }, "\(found)")
+    }
+
     /// The toolchain's decoder accepts these; fixtures of ordinary size are read by the strict reader.
     @Test(arguments: [#"{"a":[1,2,],}"#, #"{"a":"\x"}"#, #"{"a":01}"#, "[1] [2]"])
     func lenientJSONFixture_IsAProblem(fixture: String) throws {
